@@ -1,0 +1,5 @@
+// toolgate/core: everything that works without React.
+
+// protocol: wire types and the session interface
+export * from './wire';
+export * from './session';
