@@ -1,0 +1,4 @@
+'use client';
+// toolgate: the React entry (hooks and components), with everything of toolgate/core.
+
+export * from './core';
