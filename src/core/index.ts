@@ -3,3 +3,4 @@
 // protocol: wire types and the session interface
 export * from './wire';
 export * from './session';
+export * from './json-value';

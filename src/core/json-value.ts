@@ -1,0 +1,91 @@
+/**
+ * JSON values as the kit holds them: plain, deep-frozen copies that nobody can change after
+ * they were shown, with keys such as `__proto__` kept as ordinary own keys.
+ */
+
+/** A JSON value: what `JSON.parse` can return. */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+export type JsonSnapshot = { ok: true; value: JsonValue } | { ok: false; reason: string };
+
+/**
+ * Define `key` as an own, enumerable data property, as `JSON.parse` does. Plain assignment
+ * would call the `__proto__` setter and change the object's prototype instead.
+ */
+export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+/**
+ * A deep-frozen plain copy of `value`, or the reason it is not JSON (functions, `undefined`,
+ * symbols, bigints, non-finite numbers, cycles, class instances other than plain objects
+ * and arrays). Used wherever arguments are shown and then sent: DESIGN "Confirmation"
+ * refuses arguments that are not JSON before review.
+ */
+export function snapshotJson(value: unknown): JsonSnapshot {
+  const seen = new Set<object>();
+  let failure: string | undefined;
+
+  const copy = (v: unknown, path: string): JsonValue => {
+    if (failure !== undefined) return null;
+    switch (typeof v) {
+      case 'string':
+      case 'boolean':
+        return v;
+      case 'number':
+        if (!Number.isFinite(v)) failure = `${path} is ${String(v)}, which JSON cannot carry`;
+        return v;
+      case 'object': {
+        if (v === null) return null;
+        if (seen.has(v)) {
+          failure = `${path} refers back to itself (a cycle)`;
+          return null;
+        }
+        seen.add(v);
+        let out: JsonValue;
+        if (Array.isArray(v)) {
+          const items: JsonValue[] = new Array(v.length);
+          for (let i = 0; i < v.length; i++) items[i] = copy(v[i], `${path}[${i}]`);
+          out = Object.freeze(items);
+        } else {
+          const proto = Object.getPrototypeOf(v) as unknown;
+          if (proto !== Object.prototype && proto !== null) {
+            failure = `${path} is a ${describeObject(v)}, not a plain object`;
+            return null;
+          }
+          const obj: Record<string, JsonValue> = {};
+          for (const key of Object.keys(v)) {
+            defineOwn(obj, key, copy((v as Record<string, unknown>)[key], `${path}.${key}`));
+          }
+          out = Object.freeze(obj);
+        }
+        seen.delete(v);
+        return out;
+      }
+      default:
+        failure = `${path} is ${typeof v === 'undefined' ? 'undefined' : `a ${typeof v}`}, which JSON cannot carry`;
+        return null;
+    }
+  };
+
+  const result = copy(value, 'arguments');
+  return failure === undefined ? { ok: true, value: result } : { ok: false, reason: failure };
+}
+
+function describeObject(v: object): string {
+  const name = (v as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== '' ? name : 'non-plain object';
+}
+
+/** Deep-freeze a value the kit built itself (already plain JSON). Returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
