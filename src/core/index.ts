@@ -4,3 +4,4 @@
 export * from './wire';
 export * from './session';
 export * from './json-value';
+export * from './arguments-parser';
