@@ -1,21 +1,31 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { fileURLToPath } from 'node:url';
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
+import { alias } from './.storybook/aliases.js';
 
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+// The public entry points (defined once in .storybook/aliases.ts), so tests import what users import.
+export { alias };
 
-// The public entry points, so tests import what users import.
-export const alias = {
-  'toolgate/core': here('./src/core/index.ts'),
-  'toolgate/testing': here('./src/testing/index.ts'),
-  'toolgate/adapters': here('./src/adapters/index.ts'),
-  toolgate: here('./src/index.ts'),
-};
+// Debian's Chromium (apt-get install chromium); Playwright cannot download its own browsers here.
+const chromiumPath = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium';
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  // Without these, Chromium keeps dialling out and floods a closed network with refused connections.
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Stories arrive file by file; an empty project must not fail the run.
+    passWithNoTests: true,
     projects: [
+      // jsdom unit tests.
       {
         plugins: [react()],
         resolve: { alias },
@@ -27,6 +37,38 @@ export default defineConfig({
           setupFiles: ['test/setup.ts'],
         },
       },
+      // Every story of stories/ as a test in real Chromium: it renders, its play function passes,
+      // and axe finds no violation (a11y.test = 'error' in .storybook/preview.ts).
+      // Aliases and the React plugin come from .storybook/main.ts through the plugin.
+      {
+        plugins: [storybookTest({ configDir: '.storybook' })],
+        // Without this a clean cache fails with "react/index.js does not provide an export named
+        // 'default'"; listing the kit's runtime deps also avoids a reload when one is found mid-run.
+        optimizeDeps: {
+          include: [
+            'react',
+            'react-dom',
+            'react-dom/client',
+            'react/jsx-runtime',
+            'react/jsx-dev-runtime',
+            'zustand',
+            'zustand/vanilla',
+            '@radix-ui/react-dialog',
+          ],
+        },
+        test: {
+          name: 'storybook',
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+      // e2e: Playwright-driven tests of test/e2e/** (reference server + demo) go here as a third project.
     ],
   },
 });

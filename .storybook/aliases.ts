@@ -1,0 +1,13 @@
+import { fileURLToPath } from 'node:url';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// The public entry points, mapped to their sources, so that tests and stories import what
+// users import. One definition, shared by vitest.config.ts and .storybook/main.ts.
+// `toolgate` comes last: the subpaths must match before the bare name.
+export const alias = {
+  'toolgate/core': here('../src/core/index.ts'),
+  'toolgate/testing': here('../src/testing/index.ts'),
+  'toolgate/adapters': here('../src/adapters/index.ts'),
+  toolgate: here('../src/index.ts'),
+};
