@@ -1,0 +1,189 @@
+/**
+ * The AI SDK's UI message stream (`toUIMessageStream()` / `toUIMessageStreamResponse()`, what
+ * `useChat` reads), whatever model produced it.
+ *
+ * A call is `tool-input-start` (toolCallId, toolName), `tool-input-delta` fragments
+ * (`inputTextDelta`), then `tool-input-available` with the parsed input. Tool outputs follow
+ * as `tool-output-available` / `tool-output-error` / `tool-output-denied`; unlike the raw
+ * provider adapters this one maps them too, since the stream carries them.
+ */
+import {
+  CallBook,
+  defineAdapter,
+  MalformedChunk,
+  optString,
+  reqString,
+  type AdapterOptions,
+  type OpenCall,
+  type Rec,
+  type ToolStreamAdapter,
+} from './base';
+
+export type AISDKAdapterOptions = AdapterOptions;
+
+interface SdkCall {
+  call: OpenCall;
+  /** `inputEncoding: 'text'`: the fragments are free text, not JSON, so they are not streamed. */
+  textInput: boolean;
+  /** Arguments done (complete or failed); later chunks may only bring the outcome. */
+  inputDone: boolean;
+  /** `settled` or `failed` sent: nothing more for this call. */
+  over: boolean;
+}
+
+/**
+ * Map AI SDK UI message stream chunks to toolgate events.
+ *
+ * @example
+ * const adapter = createAISDKAdapter();
+ * for await (const chunk of result.toUIMessageStream())
+ *   for (const e of adapter.push(chunk)) store.dispatch(e);
+ * for (const e of adapter.end()) store.dispatch(e);
+ */
+export function createAISDKAdapter(options: AISDKAdapterOptions = {}): ToolStreamAdapter {
+  const book = new CallBook('AI SDK', options);
+  const calls = new Map<string, SdkCall>();
+  let turnId: string | undefined;
+
+  const turn = (): string => (turnId ??= book.fallbackTurnId());
+
+  const startCall = (chunk: Rec, where: string): SdkCall | undefined => {
+    const id = reqString(chunk, 'toolCallId', where);
+    const name = reqString(chunk, 'toolName', where);
+    if (calls.has(id)) return undefined;
+    const location = chunk.providerExecuted === true ? ('server' as const) : undefined;
+    const entry: SdkCall = {
+      call: book.start(book.uniqueCallId(id), name, turn(), location ? { location } : undefined),
+      textInput: chunk.inputEncoding === 'text',
+      inputDone: false,
+      over: false,
+    };
+    calls.set(id, entry);
+    return entry;
+  };
+
+  const known = (chunk: Rec, where: string): SdkCall => {
+    const id = reqString(chunk, 'toolCallId', where);
+    const entry = calls.get(id);
+    if (entry === undefined) throw new MalformedChunk(`${where} for tool call ${id}, which never started`);
+    return entry;
+  };
+
+  /** End the input from the streamed text where no `tool-input-available` came. */
+  const closeInput = (entry: SdkCall, why: string): void => {
+    if (entry.inputDone) return;
+    entry.inputDone = true;
+    if (entry.textInput) {
+      book.fail(entry.call, `${book.provider}: ${why}; the text input of ${entry.call.name} never arrived whole`);
+      entry.over = true;
+      return;
+    }
+    book.finishFromText(entry.call, { emptyIsNoArguments: false, why });
+  };
+
+  const closeAllInputs = (why: string): void => {
+    for (const entry of calls.values()) closeInput(entry, why);
+  };
+
+  const handle = (chunk: Rec): void => {
+    const type = chunk.type;
+    if (typeof type !== 'string') return;
+    switch (type) {
+      case 'start': {
+        const id = optString(chunk, 'messageId', type);
+        if (id !== undefined && id !== '') turnId = id;
+        else if (turnId !== undefined) turnId = book.fallbackTurnId();
+        return;
+      }
+      case 'tool-input-start':
+        startCall(chunk, type);
+        return;
+      case 'tool-input-delta': {
+        const delta = reqString(chunk, 'inputTextDelta', type);
+        const entry = known(chunk, type);
+        if (entry.inputDone) throw new MalformedChunk(`tool-input-delta for ${entry.call.callId} after its input was complete`);
+        if (entry.textInput) return;
+        book.delta(entry.call, delta);
+        return;
+      }
+      case 'tool-input-available':
+      case 'tool-input-error': {
+        const id = reqString(chunk, 'toolCallId', type);
+        // Non-streamed calls arrive as a single `tool-input-available`.
+        const entry = calls.get(id) ?? startCall(chunk, type);
+        if (entry === undefined || entry.inputDone) return;
+        entry.inputDone = true;
+        if (type === 'tool-input-error') {
+          const errorText = optString(chunk, 'errorText', type) ?? 'invalid input';
+          book.fail(entry.call, `${book.provider}: the input of ${entry.call.name} is invalid: ${errorText}`);
+          entry.over = true;
+          return;
+        }
+        // The provider's own parsed input wins over the joined fragments.
+        book.complete(entry.call, chunk.input === undefined ? {} : chunk.input);
+        return;
+      }
+      case 'tool-output-available': {
+        const entry = known(chunk, type);
+        if (entry.over) return;
+        // Outputs come in a later step; the recorded LangGraph stream sends no
+        // tool-input-available, so the streamed text is the input.
+        closeInput(entry, 'the output arrived');
+        if (entry.over) return;
+        if (chunk.preliminary === true) {
+          book.emit({ type: 'tool.stream', phase: 'progress', callId: entry.call.callId, progress: chunk.output });
+          return;
+        }
+        entry.over = true;
+        book.emit({ type: 'tool.stream', phase: 'settled', callId: entry.call.callId, ok: true });
+        return;
+      }
+      case 'tool-output-error': {
+        const entry = known(chunk, type);
+        if (entry.over) return;
+        const errorText = optString(chunk, 'errorText', type) ?? 'the tool failed';
+        closeInput(entry, 'the tool failed');
+        if (entry.over) return;
+        entry.over = true;
+        book.emit({ type: 'tool.stream', phase: 'failed', callId: entry.call.callId, message: errorText });
+        return;
+      }
+      case 'tool-output-denied': {
+        const entry = known(chunk, type);
+        if (entry.over) return;
+        closeInput(entry, 'the call was denied');
+        if (entry.over) return;
+        entry.over = true;
+        book.emit({ type: 'tool.stream', phase: 'settled', callId: entry.call.callId, ok: false, code: 'REJECTED' });
+        return;
+      }
+      case 'finish-step':
+      case 'finish':
+        // A step's tool inputs are complete when the step ends.
+        closeAllInputs(`the ${type === 'finish' ? 'message' : 'step'} finished before the input was complete`);
+        return;
+      case 'abort':
+        for (const entry of calls.values()) {
+          if (entry.over || entry.inputDone) continue;
+          entry.inputDone = true;
+          entry.over = true;
+          book.emit({ type: 'tool.stream', phase: 'cancelled', callId: entry.call.callId });
+        }
+        return;
+      case 'error': {
+        const errorText = optString(chunk, 'errorText', type) ?? 'unknown error';
+        for (const entry of calls.values()) {
+          if (entry.inputDone) continue;
+          entry.inputDone = true;
+          entry.over = true;
+          book.fail(entry.call, `${book.provider}: the stream reported an error: ${errorText}`);
+        }
+        return;
+      }
+      default:
+        return; // text, reasoning, sources, data parts, approvals: ignored
+    }
+  };
+
+  return defineAdapter(book, handle, () => closeAllInputs('the stream ended before the input was complete'));
+}

@@ -1,0 +1,178 @@
+/**
+ * Anthropic Messages streaming events (`client.messages.stream` / `create({ stream: true })`,
+ * also through Amazon Bedrock and Google Vertex AI, which relay the same events).
+ *
+ * A call is a content block: `content_block_start` with a `tool_use`, `server_tool_use` or
+ * `mcp_tool_use` block, `input_json_delta` fragments for its index, `content_block_stop`.
+ */
+import {
+  CallBook,
+  defineAdapter,
+  isRecord,
+  MalformedChunk,
+  optArray,
+  optRecord,
+  optString,
+  reqNumber,
+  reqRecord,
+  reqString,
+  type AdapterOptions,
+  type OpenCall,
+  type Rec,
+  type ToolStreamAdapter,
+} from './base';
+
+export type AnthropicAdapterOptions = AdapterOptions;
+
+const TOOL_BLOCK_TYPES = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+
+interface ToolBlock {
+  call: OpenCall;
+  /** The block's `input` from `content_block_start`: the whole input when no fragments follow. */
+  startInput: unknown;
+}
+
+/**
+ * Map Anthropic Messages stream events to toolgate events.
+ *
+ * @example
+ * const adapter = createAnthropicAdapter();
+ * for await (const event of anthropic.messages.stream(params))
+ *   for (const e of adapter.push(event)) store.dispatch(e);
+ * for (const e of adapter.end()) store.dispatch(e);
+ */
+export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): ToolStreamAdapter {
+  const book = new CallBook('Anthropic', options);
+  /** Open tool blocks of the current message, by block index. */
+  let blocks = new Map<number, ToolBlock>();
+  /** Block indexes to skip: a tool block already delivered whole in `message_start`. */
+  let skipped = new Set<number>();
+  /** Call ids of the current message, so a block repeated in `message_start` is not started twice. */
+  let seenIds = new Set<string>();
+  let turnId: string | undefined;
+  let stopReason: string | undefined;
+
+  const turn = (): string => (turnId ??= book.fallbackTurnId());
+
+  const closeBlock = (index: number, block: ToolBlock, why: string, cut: boolean): void => {
+    blocks.delete(index);
+    if (block.call.text === '') {
+      // No fragments: the input in `content_block_start` is the whole input (the
+      // programmatic-tool-calling recording). When the block ended normally, a parameterless
+      // tool's single `partial_json: ""` means `{}` (recording anthropic-tool-no-args-empty).
+      const input = isRecord(block.startInput) ? block.startInput : {};
+      if (!cut || Object.keys(input).length > 0) {
+        book.complete(block.call, input);
+        return;
+      }
+    }
+    book.finishFromText(block.call, { emptyIsNoArguments: false, why });
+  };
+
+  /** Close what is still open: the message ended (or the stream did) without `content_block_stop`. */
+  const closeMessage = (why: string): void => {
+    // The recording anthropic-truncated-max-tokens-invalid stops at max_tokens in the middle
+    // of a string and never sends `content_block_stop` for its tool block.
+    const reason =
+      stopReason === 'max_tokens'
+        ? 'the response stopped at max_tokens (stop_reason "max_tokens") before the tool block ended'
+        : why;
+    for (const [index, block] of [...blocks]) closeBlock(index, block, reason, true);
+  };
+
+  const startBlock = (block: Rec, where: string): OpenCall | undefined => {
+    const id = reqString(block, 'id', where);
+    const name = reqString(block, 'name', where);
+    if (seenIds.has(id)) return undefined;
+    seenIds.add(id);
+    const type = block.type;
+    // Server tools (code execution, web search) and MCP connector tools run at Anthropic.
+    const location = type === 'server_tool_use' || type === 'mcp_tool_use' ? ('server' as const) : undefined;
+    return book.start(book.uniqueCallId(id), name, turn(), location ? { location } : undefined);
+  };
+
+  const handle = (chunk: Rec): void => {
+    const type = chunk.type;
+    if (typeof type !== 'string') return;
+    switch (type) {
+      case 'message_start': {
+        const message = reqRecord(chunk, 'message', type);
+        const id = optString(message, 'id', 'message_start.message');
+        const content = optArray(message, 'content', 'message_start.message') ?? [];
+        // Several messages may follow each other on one stream (an agent loop's steps); a
+        // message that never reached `message_stop` is over now.
+        closeMessage('a new message started before the tool block ended');
+        blocks = new Map();
+        skipped = new Set();
+        seenIds = new Set();
+        stopReason = undefined;
+        turnId = id !== undefined && id !== '' ? id : book.fallbackTurnId();
+        // Programmatic tool calling delivers each tool_use whole in `message_start.content`,
+        // followed directly by `message_stop` (recording anthropic-programmatic-tool-calling-emoji).
+        content.forEach((block, i) => {
+          if (!isRecord(block) || !TOOL_BLOCK_TYPES.has(String(block.type))) return;
+          const call = startBlock(block, `message_start.message.content[${i}]`);
+          if (call) book.complete(call, isRecord(block.input) ? block.input : {});
+          skipped.add(i);
+        });
+        return;
+      }
+      case 'content_block_start': {
+        const index = reqNumber(chunk, 'index', type);
+        const block = reqRecord(chunk, 'content_block', type);
+        if (!TOOL_BLOCK_TYPES.has(String(block.type))) return;
+        if (blocks.has(index)) throw new MalformedChunk(`content_block_start for block ${index}, which is already open`);
+        const call = startBlock(block, 'content_block_start.content_block');
+        if (call === undefined) {
+          skipped.add(index);
+          return;
+        }
+        skipped.delete(index);
+        blocks.set(index, { call, startInput: block.input });
+        return;
+      }
+      case 'content_block_delta': {
+        const index = reqNumber(chunk, 'index', type);
+        const delta = reqRecord(chunk, 'delta', type);
+        if (delta.type !== 'input_json_delta') return; // text, thinking, citations: not ours
+        const fragment = reqString(delta, 'partial_json', 'content_block_delta.delta');
+        const block = blocks.get(index);
+        if (block === undefined) {
+          if (skipped.has(index)) return;
+          throw new MalformedChunk(`input_json_delta for block ${index}, which never started as a tool block`);
+        }
+        book.delta(block.call, fragment);
+        return;
+      }
+      case 'content_block_stop': {
+        const index = reqNumber(chunk, 'index', type);
+        const block = blocks.get(index);
+        if (block) closeBlock(index, block, 'the tool block ended', false);
+        return;
+      }
+      case 'message_delta': {
+        const delta = optRecord(chunk, 'delta', type);
+        const reason = delta ? optString(delta, 'stop_reason', 'message_delta.delta') : undefined;
+        if (reason !== undefined) stopReason = reason;
+        return;
+      }
+      case 'message_stop':
+        closeMessage(`the message stopped (stop_reason "${stopReason ?? 'none'}") before the tool block ended`);
+        return;
+      case 'error': {
+        // A mid-stream error (overloaded_error, api_error) ends the stream.
+        const error = optRecord(chunk, 'error', type);
+        const message = (error && optString(error, 'message', 'error.error')) ?? 'unknown error';
+        for (const [index, block] of [...blocks]) {
+          blocks.delete(index);
+          book.fail(block.call, `${book.provider}: the stream reported an error: ${message}`);
+        }
+        return;
+      }
+      default:
+        return; // ping and future events: ignored
+    }
+  };
+
+  return defineAdapter(book, handle, () => closeMessage('the stream ended before the tool block did'));
+}

@@ -1,0 +1,112 @@
+/**
+ * Cohere Chat v2 stream events (`cohere.v2.chatStream` / `POST /v2/chat` with `stream: true`).
+ *
+ * A call is `tool-call-start` (index, id, name, `arguments: ""`), `tool-call-delta` fragments
+ * in `delta.message.tool_calls.function.arguments`, and `tool-call-end`.
+ */
+import {
+  CallBook,
+  defineAdapter,
+  MalformedChunk,
+  optRecord,
+  optString,
+  reqNumber,
+  reqRecord,
+  reqString,
+  type AdapterOptions,
+  type OpenCall,
+  type Rec,
+  type ToolStreamAdapter,
+} from './base';
+
+export type CohereAdapterOptions = AdapterOptions;
+
+/** `delta.message.tool_calls` (one object, not an array, in v2 tool-call events). */
+function toolCallOf(chunk: Rec, where: string): Rec {
+  const delta = reqRecord(chunk, 'delta', where);
+  const message = reqRecord(delta, 'message', `${where}.delta`);
+  return reqRecord(message, 'tool_calls', `${where}.delta.message`);
+}
+
+/**
+ * Map Cohere v2 chat stream events to toolgate events.
+ *
+ * @example
+ * const adapter = createCohereAdapter();
+ * for await (const event of await cohere.v2.chatStream(params))
+ *   for (const e of adapter.push(event)) store.dispatch(e);
+ * for (const e of adapter.end()) store.dispatch(e);
+ */
+export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStreamAdapter {
+  const book = new CallBook('Cohere', options);
+  const open = new Map<number, OpenCall>();
+  let turnId: string | undefined;
+  let finishReason: string | undefined;
+
+  const closeAll = (why: string): void => {
+    for (const [index, call] of [...open]) {
+      open.delete(index);
+      book.finishFromText(call, { emptyIsNoArguments: false, why });
+    }
+  };
+
+  const handle = (chunk: Rec): void => {
+    const type = chunk.type;
+    if (typeof type !== 'string') return;
+    switch (type) {
+      case 'message-start': {
+        const id = optString(chunk, 'id', type);
+        closeAll('a new message started before the call ended');
+        finishReason = undefined;
+        turnId = id !== undefined && id !== '' ? id : book.fallbackTurnId();
+        return;
+      }
+      case 'tool-call-start': {
+        const index = reqNumber(chunk, 'index', type);
+        const tc = toolCallOf(chunk, type);
+        const id = optString(tc, 'id', `${type}.tool_calls`);
+        const fn = reqRecord(tc, 'function', `${type}.tool_calls`);
+        const name = reqString(fn, 'name', `${type}.tool_calls.function`);
+        const args = optString(fn, 'arguments', `${type}.tool_calls.function`);
+        if (open.has(index)) throw new MalformedChunk(`tool-call-start for index ${index}, which is already open`);
+        turnId ??= book.fallbackTurnId();
+        const call = book.start(book.uniqueCallId(id || `${turnId}:${index}`), name, turnId);
+        open.set(index, call);
+        if (args !== undefined) book.delta(call, args);
+        return;
+      }
+      case 'tool-call-delta': {
+        const index = reqNumber(chunk, 'index', type);
+        const tc = toolCallOf(chunk, type);
+        const fn = optRecord(tc, 'function', `${type}.tool_calls`);
+        const args = fn ? optString(fn, 'arguments', `${type}.tool_calls.function`) : undefined;
+        const call = open.get(index);
+        if (call === undefined) throw new MalformedChunk(`tool-call-delta for index ${index}, which never started`);
+        if (args !== undefined) book.delta(call, args);
+        return;
+      }
+      case 'tool-call-end': {
+        const index = reqNumber(chunk, 'index', type);
+        const call = open.get(index);
+        if (call === undefined) return;
+        open.delete(index);
+        book.finishFromText(call, { emptyIsNoArguments: true, why: 'the call ended' });
+        return;
+      }
+      case 'message-end': {
+        const delta = optRecord(chunk, 'delta', type);
+        finishReason = delta ? optString(delta, 'finish_reason', `${type}.delta`) : undefined;
+        closeAll(
+          finishReason === 'MAX_TOKENS'
+            ? 'the response stopped at max_tokens (finish_reason "MAX_TOKENS")'
+            : `the message ended (finish_reason "${finishReason ?? 'none'}") before the call did`,
+        );
+        return;
+      }
+      default:
+        return; // text, tool-plan, citations: ignored
+    }
+  };
+
+  return defineAdapter(book, handle, () => closeAll('the stream ended before the call did'));
+}

@@ -1,0 +1,16 @@
+// toolgate/adapters: map today's provider streams to toolgate `tool.stream` events. No React.
+export {
+  adaptStream,
+  type AdapterOptions,
+  type ToolStreamAdapter,
+} from './base';
+export { createOpenAIChatAdapter, type OpenAIChatAdapterOptions } from './openai-chat';
+export {
+  createOpenAIRealtimeAdapter,
+  createOpenAIResponsesAdapter,
+  type OpenAIResponsesAdapterOptions,
+} from './openai-responses';
+export { createAnthropicAdapter, type AnthropicAdapterOptions } from './anthropic';
+export { createGeminiAdapter, type GeminiAdapterOptions } from './gemini';
+export { createCohereAdapter, type CohereAdapterOptions } from './cohere';
+export { createAISDKAdapter, type AISDKAdapterOptions } from './ai-sdk';
