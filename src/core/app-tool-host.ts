@@ -1,0 +1,955 @@
+/**
+ * The app-tool host: runs the tools that live in the page when the session asks for them.
+ *
+ * Every rule here comes from seed 000 ("App tools", "Results", "Running one at a time",
+ * "Cancellation and atomicity") and DESIGN.md ("App tools", "The session"):
+ * - one run at a time, in arrival order; a call starts only after the previous one has its result;
+ * - an aborted call already has its result, so the next may start while it winds down, but a run
+ *   that was not aborted is never overlapped;
+ * - exactly one result per call; a result that arrives after its call was aborted is dropped;
+ * - interrupting a turn aborts its running and queued calls at once and raises the epoch floor:
+ *   a call from an older epoch never runs.
+ *
+ * No React here (DESIGN "Layers"): the hook in `src/hooks` reads this through `subscribe`/`getState`.
+ */
+
+import { snapshotJson, type JsonValue } from './json-value';
+import { checkJsonSchema } from './json-schema-check';
+import { isStandardSchema, validateStandard, type StandardSchemaV1 } from './standard-schema';
+import { isToolError } from './tool-error';
+import type { AppToolCallMessage, ToolDeclaration, ToolResult, ToolResultCode } from './wire';
+
+/* -------------------------------------------------------------------- types */
+
+/**
+ * What a run receives besides its arguments. Check `signal` after every await and right before
+ * committing (seed 000, "Cancellation and atomicity"); group effects by `turnId` and use `callId`
+ * as an idempotency key.
+ */
+export interface AppToolContext {
+  /** Aborts when the call is interrupted, times out, is cancelled by the server, or the host closes. */
+  readonly signal: AbortSignal;
+  readonly callId: string;
+  readonly turnId: string;
+  readonly epoch: number;
+  /** Report application progress for the UI. Ignored once the call has its result. */
+  emit(progress: unknown): void;
+}
+
+/**
+ * An app tool: declared to the model (`name`, `description`, `parameters`) and run in the page.
+ *
+ * @example
+ * const insertText: AppTool<{ blockId: string; text: string }> = {
+ *   name: 'insert_text',
+ *   description: 'Insert text into a block of the document',
+ *   parameters: { type: 'object', required: ['blockId', 'text'], properties: { blockId: { type: 'string' }, text: { type: 'string' } } },
+ *   async run({ blockId, text }, { signal, callId, turnId }) {
+ *     const block = await loadBlock(blockId);
+ *     if (signal.aborted) return; // interrupted while loading: change nothing
+ *     return editor.apply({ blockId, text, operationId: callId, group: turnId });
+ *   },
+ * };
+ */
+export interface AppTool<Args = Record<string, unknown>> {
+  /** Unique among the host's tools. */
+  name: string;
+  description?: string;
+  /** Plain JSON Schema of the arguments, as the model sees it. Its `type`, `required`, `properties`, `items` and `enum` are checked. */
+  parameters?: Record<string, unknown>;
+  /** A Standard Schema validator (zod, valibot, ArkType). `run` receives its output value. */
+  validate?: StandardSchemaV1<unknown, Args>;
+  /** This tool's time limit in ms (time spent waiting for approval does not count); `Infinity` for none. */
+  timeoutMs?: number;
+  /** Ask the user before running: always (`true`) or when the function says so for these arguments. */
+  confirm?: boolean | ((args: Args) => boolean);
+  /** Run the tool. Its return value (JSON; `undefined` becomes `null`) is the call's output. */
+  run(args: Args, ctx: AppToolContext): unknown;
+}
+
+/** A call the session asks the host to run (the `tool.call` message without its `type`). */
+export type AppToolCallRequest = Pick<AppToolCallMessage, 'callId' | 'turnId' | 'epoch' | 'name' | 'arguments'>;
+
+/**
+ * Where an open call is: waiting its turn, holding the slot while its arguments are checked,
+ * waiting for the user's approval, or running.
+ */
+export type AppCallStatus = 'queued' | 'validating' | 'awaiting-approval' | 'running';
+
+/** A tool's state for UI: `running` while one of its calls holds the one-at-a-time slot. */
+export type AppToolStatus = 'idle' | 'queued' | 'running';
+
+/** One open call, as the UI sees it. Frozen; a new object whenever it changes. */
+export interface AppCallState {
+  readonly callId: string;
+  readonly turnId: string;
+  readonly epoch: number;
+  readonly name: string;
+  /** A frozen JSON snapshot of the arguments as they arrived. */
+  readonly arguments: JsonValue;
+  readonly status: AppCallStatus;
+  /** The latest value the run passed to `ctx.emit`, or `undefined`. */
+  readonly progress: unknown;
+}
+
+/** One registered tool, as the UI sees it. Frozen; a new object only when this tool changed. */
+export interface AppToolState {
+  readonly name: string;
+  readonly status: AppToolStatus;
+  /** Calls of this tool waiting for their turn. */
+  readonly queued: number;
+  /** The call of this tool that holds the slot (validating, awaiting approval or running). */
+  readonly current: AppCallState | null;
+  /** The result of this tool's latest finished call. */
+  readonly lastResult: { readonly callId: string; readonly result: ToolResult } | null;
+}
+
+/** The host's state for UI; hand it to `useSyncExternalStore`. Never changes once handed out. */
+export interface AppToolHostState {
+  /** The epoch floor: calls from a lower epoch never run. */
+  readonly epoch: number;
+  readonly closed: boolean;
+  /** Registered tools by name. */
+  readonly tools: Readonly<Record<string, AppToolState>>;
+  /** Open calls (queued or holding the slot) by call id. */
+  readonly calls: Readonly<Record<string, AppCallState>>;
+  /** Open call ids in arrival order; the first holds the slot when a call is running. */
+  readonly queue: readonly string[];
+  /** What `hello` and `tools.update` declare. */
+  readonly declarations: readonly ToolDeclaration[];
+}
+
+/** What the confirmation flow is asked when a tool has `confirm`. */
+export interface AppToolApprovalRequest {
+  readonly callId: string;
+  readonly turnId: string;
+  readonly epoch: number;
+  readonly toolName: string;
+  /** A frozen JSON snapshot of the arguments as the model sent them. */
+  readonly arguments: JsonValue;
+  /** Aborts when the request is withdrawn (interrupt, close, server cancel): take the dialog down. */
+  readonly signal: AbortSignal;
+}
+
+export interface AppToolApproval {
+  approved: boolean;
+  reason?: string;
+}
+
+/** Asks the user; resolves with their answer. */
+export type AppToolApprovalHandler = (request: AppToolApprovalRequest) => Promise<AppToolApproval>;
+
+/** The clock behind time limits. Inject one in tests (see `createManualClock` in `toolgate/testing`). */
+export interface AppToolClock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Told when `interrupt` ran: the turn asked for, and every turn whose open calls it aborted. */
+export interface AppToolInterrupt {
+  readonly turnId: string | undefined;
+  readonly turnIds: readonly string[];
+  /** The epoch floor after the interrupt. */
+  readonly epoch: number;
+}
+
+export interface AppToolHostOptions {
+  /** The time limit of every tool without its own `timeoutMs`, in ms. Default 30 000; `Infinity` for none. */
+  timeoutMs?: number;
+  /** The starting epoch floor. Default 0. */
+  epoch?: number;
+  /** Time source for limits. Default: `performance.now` and the global timers. */
+  clock?: AppToolClock;
+  /**
+   * What "one tick later" means for a deferred unregister. Default `queueMicrotask`: React's
+   * StrictMode unmounts and remounts effects synchronously within one commit, so a microtask
+   * already spans it, and a tool that really went away stops being reachable as soon as possible
+   * (a `setTimeout(0)` window would let a call reach an unmounted component's closure).
+   */
+  defer?: (task: () => void) => void;
+  /** Asks the user when a tool has `confirm`. Also settable later with `setApprovalHandler`. */
+  requestApproval?: AppToolApprovalHandler;
+  /** How many answered call ids keep their result for duplicates. Default 1000. */
+  rememberResults?: number;
+  /** Called when a listener throws. Default `console.error`. */
+  onError?: (error: unknown) => void;
+}
+
+/** The host. See {@link createAppToolHost}. */
+export interface AppToolHost {
+  /** Add a tool. Throws at once if its name is taken. Returns its unregister function (deferred one tick). */
+  register<Args = Record<string, unknown>>(tool: AppTool<Args>): () => void;
+  /** Run a call (queued behind the open ones). Resolves with its one result; never rejects. */
+  call(request: AppToolCallRequest): Promise<ToolResult>;
+  /** Abort a turn's running and queued calls (every open call without `turnId`) and raise the epoch floor. */
+  interrupt(turnId?: string): void;
+  /** Abort one open call with `result` (default INTERRUPTED); the server settled or cancelled it. */
+  abortCall(callId: string, result?: ToolResult & { ok: false }): boolean;
+  /** Abort every open call (INTERRUPTED), clear call state, and refuse calls from now on. Final. */
+  close(): void;
+  /** The epoch floor. */
+  readonly epoch: number;
+  readonly closed: boolean;
+  /** `name`, `description`, `parameters` of every registered tool, in registration order. */
+  declarations(): readonly ToolDeclaration[];
+  /** Set (or clear) the approval handler; returns a function that restores the previous one. */
+  setApprovalHandler(handler: AppToolApprovalHandler | undefined): () => void;
+  subscribe(listener: () => void): () => void;
+  getState(): AppToolHostState;
+  /** The state before anything happened: the server snapshot for `useSyncExternalStore`. */
+  getInitialState(): AppToolHostState;
+  onInterrupt(listener: (interrupt: AppToolInterrupt) => void): () => void;
+}
+
+/* ---------------------------------------------------------------- constants */
+
+/** The default client time limit for an app-tool call, in ms. */
+export const DEFAULT_APP_TOOL_TIMEOUT_MS = 30_000;
+
+const defaultClock: AppToolClock = {
+  // Late-bound, so fake timers installed after the host was created still apply.
+  now: () => (typeof performance !== 'undefined' ? performance.now() : Date.now()),
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+};
+
+const defaultDefer = (task: () => void): void => queueMicrotask(task);
+
+/* --------------------------------------------------------------- internals */
+
+interface Registration {
+  token: object;
+  tool: AppTool<unknown>;
+  declaration: ToolDeclaration;
+  declarationKey: string;
+  pendingRemoval: boolean;
+  lastResult: AppToolState['lastResult'];
+  view: AppToolState | undefined;
+}
+
+interface CallRecord {
+  readonly callId: string;
+  readonly turnId: string;
+  readonly epoch: number;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly snapshot: JsonValue;
+  readonly controller: AbortController;
+  readonly resolve: (result: ToolResult) => void;
+  status: AppCallStatus;
+  progress: unknown;
+  result: ToolResult | undefined;
+  view: AppCallState | undefined;
+  // the time limit, paused while waiting for approval
+  limitMs: number;
+  remaining: number;
+  startedAt: number;
+  timer: unknown;
+  timerSet: boolean;
+}
+
+function failure(code: ToolResultCode, message: string): ToolResult & { ok: false } {
+  return Object.freeze({ ok: false as const, code, message });
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  try {
+    return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
+  } catch {
+    return String(error);
+  }
+}
+
+function abortReason(message: string, name: 'AbortError' | 'TimeoutError'): unknown {
+  if (typeof DOMException === 'function') return new DOMException(message, name);
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+
+function checkTimeout(value: unknown, what: string): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
+    throw new TypeError(`${what} must be a positive number of ms (or Infinity), not ${String(value)}`);
+  }
+}
+
+/* -------------------------------------------------------------------- host */
+
+/**
+ * Create the host that runs a page's app tools: one at a time, in arrival order, with exactly
+ * one result per call, behind an epoch gate. Bind it to a session with `bindAppToolHost`.
+ *
+ * @example
+ * const host = createAppToolHost({ timeoutMs: 10_000 });
+ * const unregister = host.register({
+ *   name: 'set_title',
+ *   parameters: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },
+ *   run: ({ title }, { signal }) => { if (!signal.aborted) document.title = String(title); },
+ * });
+ * const result = await host.call({ callId: 'c1', turnId: 't1', epoch: 0, name: 'set_title', arguments: { title: 'Hi' } });
+ * // { ok: true, output: null }
+ */
+export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost {
+  checkTimeout(options.timeoutMs, 'timeoutMs');
+  const hostTimeout = options.timeoutMs ?? DEFAULT_APP_TOOL_TIMEOUT_MS;
+  const clock = options.clock ?? defaultClock;
+  const defer = options.defer ?? defaultDefer;
+  const remember = Math.max(0, options.rememberResults ?? 1000);
+  const reportError = options.onError ?? ((error: unknown) => console.error(error));
+  let approvalHandler = options.requestApproval;
+
+  const registry = new Map<string, Registration>();
+  /** Open calls in arrival order. The one holding the slot, if any, is always the first. */
+  const open = new Map<string, CallRecord>();
+  let active: CallRecord | null = null;
+  let floor = options.epoch ?? 0;
+  let closed = false;
+  let highestEpoch = floor - 1;
+  const turnEpochs = new Map<string, number>();
+  /** Interrupted turns (the latest 100): a late call of such a turn never runs, whatever its epoch. */
+  const interruptedTurns = new Set<string>();
+  /** Call id -> its one result's promise: a duplicate gets the same answer and never runs twice. */
+  const known = new Map<string, Promise<ToolResult>>();
+  const answered: string[] = [];
+  let answeredHead = 0;
+  const forgotten = new Set<string>();
+
+  const listeners = new Set<() => void>();
+  const interruptListeners = new Set<(interrupt: AppToolInterrupt) => void>();
+  let batchDepth = 0;
+  let changed = false;
+  let snapshot: AppToolHostState | undefined;
+  let declarations: readonly ToolDeclaration[] = Object.freeze([]);
+
+  const initialState: AppToolHostState = Object.freeze({
+    epoch: floor,
+    closed: false,
+    tools: Object.freeze({}),
+    calls: Object.freeze({}),
+    queue: Object.freeze([]),
+    declarations,
+  });
+
+  /* --------------------------------------------------------- notification */
+
+  function touch(): void {
+    snapshot = undefined;
+    changed = true;
+    if (batchDepth === 0) flush();
+  }
+
+  function batch(fn: () => void): void {
+    batchDepth++;
+    try {
+      fn();
+    } finally {
+      batchDepth--;
+      if (batchDepth === 0 && changed) flush();
+    }
+  }
+
+  function flush(): void {
+    changed = false;
+    for (const listener of [...listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        // A broken listener must not break the queue or starve the other listeners.
+        reportError(error);
+      }
+    }
+  }
+
+  function touchCall(record: CallRecord): void {
+    record.view = undefined;
+    touchTool(record.name);
+  }
+
+  function touchTool(name: string): void {
+    const registration = registry.get(name);
+    if (registration) registration.view = undefined;
+    touch();
+  }
+
+  /* --------------------------------------------------------------- views */
+
+  function callView(record: CallRecord): AppCallState {
+    record.view ??= Object.freeze({
+      callId: record.callId,
+      turnId: record.turnId,
+      epoch: record.epoch,
+      name: record.name,
+      arguments: record.snapshot,
+      status: record.status,
+      progress: record.progress,
+    });
+    return record.view;
+  }
+
+  function toolView(registration: Registration): AppToolState {
+    if (registration.view) return registration.view;
+    const name = registration.declaration.name;
+    let queued = 0;
+    for (const record of open.values()) if (record.name === name && record !== active) queued++;
+    const current = active !== null && active.name === name ? callView(active) : null;
+    registration.view = Object.freeze({
+      name,
+      status: current ? 'running' : queued > 0 ? 'queued' : 'idle',
+      queued,
+      current,
+      lastResult: registration.lastResult,
+    });
+    return registration.view;
+  }
+
+  function getState(): AppToolHostState {
+    if (snapshot) return snapshot;
+    const tools: Record<string, AppToolState> = {};
+    for (const [name, registration] of registry) {
+      // defineProperty: a tool named `__proto__` must stay an own key.
+      Object.defineProperty(tools, name, { value: toolView(registration), enumerable: true });
+    }
+    const calls: Record<string, AppCallState> = {};
+    for (const [callId, record] of open) {
+      Object.defineProperty(calls, callId, { value: callView(record), enumerable: true });
+    }
+    snapshot = Object.freeze({
+      epoch: floor,
+      closed,
+      tools: Object.freeze(tools),
+      calls: Object.freeze(calls),
+      queue: Object.freeze([...open.keys()]),
+      declarations,
+    });
+    return snapshot;
+  }
+
+  function refreshDeclarations(): void {
+    const next: ToolDeclaration[] = [];
+    for (const registration of registry.values()) next.push(registration.declaration);
+    const same =
+      next.length === declarations.length &&
+      next.every((d, i) => {
+        const prev = declarations[i];
+        return prev !== undefined && declarationKeyOf(prev) === declarationKeyOf(d);
+      });
+    // Keep the same array when nothing a server sees changed, so a StrictMode remount announces nothing.
+    if (!same) declarations = Object.freeze(next);
+  }
+
+  /* ------------------------------------------------------------- registry */
+
+  const declarationKeys = new WeakMap<ToolDeclaration, string>();
+  function declarationKeyOf(declaration: ToolDeclaration): string {
+    return declarationKeys.get(declaration) ?? JSON.stringify(declaration);
+  }
+
+  function register<Args>(tool: AppTool<Args>): () => void {
+    if (typeof tool !== 'object' || tool === null) throw new TypeError('register(tool): tool must be an object');
+    const { name } = tool;
+    if (typeof name !== 'string' || name === '') throw new TypeError('register(tool): tool.name must be a non-empty string');
+    if (typeof tool.run !== 'function') throw new TypeError(`app tool "${name}": run must be a function`);
+    if (tool.validate !== undefined && !isStandardSchema(tool.validate)) {
+      throw new TypeError(`app tool "${name}": validate must be a Standard Schema validator (zod, valibot, ArkType, …)`);
+    }
+    if (tool.confirm !== undefined && typeof tool.confirm !== 'boolean' && typeof tool.confirm !== 'function') {
+      throw new TypeError(`app tool "${name}": confirm must be a boolean or a function of the arguments`);
+    }
+    checkTimeout(tool.timeoutMs, `app tool "${name}": timeoutMs`);
+
+    // The declaration goes over the wire, so its schema must be JSON (checked now, not at hello).
+    const declaration: ToolDeclaration = { name };
+    if (tool.description !== undefined) {
+      if (typeof tool.description !== 'string') throw new TypeError(`app tool "${name}": description must be a string`);
+      declaration.description = tool.description;
+    }
+    if (tool.parameters !== undefined) {
+      const parameters = snapshotJson(tool.parameters);
+      if (!parameters.ok || typeof parameters.value !== 'object' || parameters.value === null || Array.isArray(parameters.value)) {
+        throw new TypeError(
+          `app tool "${name}": parameters must be a JSON Schema object${parameters.ok ? '' : ` (${parameters.reason.replace(/^arguments/, 'parameters')})`}`,
+        );
+      }
+      declaration.parameters = parameters.value as Record<string, unknown>;
+    }
+    Object.freeze(declaration);
+    const declarationKey = JSON.stringify(declaration);
+    declarationKeys.set(declaration, declarationKey);
+
+    const existing = registry.get(name);
+    if (existing && !existing.pendingRemoval) {
+      throw new Error(
+        `An app tool named "${name}" is already registered. Tool names must be unique: unregister the other one first or choose another name.`,
+      );
+    }
+    const token = {};
+    if (existing) {
+      // A remount within the tick (StrictMode): take over the registration and keep its state.
+      existing.token = token;
+      existing.tool = tool as AppTool<unknown>;
+      existing.declaration = declaration;
+      existing.declarationKey = declarationKey;
+      existing.pendingRemoval = false;
+      existing.view = undefined;
+    } else {
+      registry.set(name, {
+        token,
+        tool: tool as AppTool<unknown>,
+        declaration,
+        declarationKey,
+        pendingRemoval: false,
+        lastResult: null,
+        view: undefined,
+      });
+    }
+    refreshDeclarations();
+    touch();
+
+    let unregistered = false;
+    return () => {
+      if (unregistered) return;
+      unregistered = true;
+      const registration = registry.get(name);
+      if (!registration || registration.token !== token) return;
+      // DESIGN "The session": deferred one tick so a StrictMode remount does not drop a tool a call is about to reach.
+      registration.pendingRemoval = true;
+      defer(() => {
+        const current = registry.get(name);
+        if (!current || current.token !== token || !current.pendingRemoval) return;
+        registry.delete(name);
+        refreshDeclarations();
+        touch();
+      });
+    };
+  }
+
+  /* ---------------------------------------------------------------- calls */
+
+  function rememberAnswer(callId: string): void {
+    if (!known.has(callId)) return;
+    answered.push(callId);
+    while (answered.length - answeredHead > remember) {
+      const oldest = answered[answeredHead++];
+      if (oldest !== undefined && known.delete(oldest)) forgotten.add(oldest);
+    }
+    if (answeredHead > 1024 && answeredHead * 2 > answered.length) {
+      answered.splice(0, answeredHead);
+      answeredHead = 0;
+    }
+  }
+
+  function answerAtOnce(callId: string | undefined, result: ToolResult): Promise<ToolResult> {
+    const promise = Promise.resolve(result);
+    if (callId !== undefined) {
+      known.set(callId, promise);
+      rememberAnswer(callId);
+    }
+    return promise;
+  }
+
+  function call(request: AppToolCallRequest): Promise<ToolResult> {
+    if (typeof request !== 'object' || request === null) {
+      return Promise.resolve(failure('INVALID', 'the call must be an object'));
+    }
+    const { callId, turnId, epoch, name } = request;
+    if (typeof callId !== 'string' || callId === '') {
+      return Promise.resolve(failure('INVALID', 'the call has no callId (a non-empty string)'));
+    }
+    if (closed) return Promise.resolve(failure('INTERRUPTED', 'the app-tool host is closed'));
+
+    // seed: exactly one result per call. A repeat (a resend after a lost response) gets the
+    // same answer instead of a second run or a contradicting FAILED.
+    const seen = known.get(callId);
+    if (seen) return seen;
+    if (forgotten.has(callId)) {
+      return Promise.resolve(failure('FAILED', `duplicate call ${callId}: it was answered long ago and is not run again`));
+    }
+
+    if (typeof turnId !== 'string' || turnId === '') {
+      return answerAtOnce(callId, failure('INVALID', 'the call has no turnId (a non-empty string)'));
+    }
+    if (typeof epoch !== 'number' || !Number.isFinite(epoch)) {
+      return answerAtOnce(callId, failure('INVALID', 'the call has no epoch (a finite number)'));
+    }
+    if (typeof name !== 'string' || name === '') {
+      return answerAtOnce(callId, failure('INVALID', 'the call has no tool name (a non-empty string)'));
+    }
+    const args: unknown = request.arguments;
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      const got = args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args;
+      return answerAtOnce(callId, failure('INVALID', `arguments must be a JSON object, got ${got}`));
+    }
+    const argsSnapshot = snapshotJson(args);
+    if (!argsSnapshot.ok) return answerAtOnce(callId, failure('INVALID', argsSnapshot.reason));
+
+    // The epoch gate (DESIGN "The session"): a call from below the floor never runs.
+    if (epoch < floor) {
+      return answerAtOnce(
+        callId,
+        failure('INTERRUPTED', `the call's epoch ${epoch} is below the gate's floor ${floor}: its turn was interrupted`),
+      );
+    }
+    if (interruptedTurns.has(turnId)) {
+      return answerAtOnce(callId, failure('INTERRUPTED', `turn ${turnId} was interrupted`));
+    }
+    if (epoch > highestEpoch) highestEpoch = epoch;
+    turnEpochs.set(turnId, Math.max(turnEpochs.get(turnId) ?? epoch, epoch));
+
+    let resolve!: (result: ToolResult) => void;
+    const promise = new Promise<ToolResult>((r) => {
+      resolve = r;
+    });
+    const record: CallRecord = {
+      callId,
+      turnId,
+      epoch,
+      name,
+      args: args as Record<string, unknown>,
+      snapshot: argsSnapshot.value,
+      controller: new AbortController(),
+      resolve,
+      status: 'queued',
+      progress: undefined,
+      result: undefined,
+      view: undefined,
+      limitMs: Infinity,
+      remaining: Infinity,
+      startedAt: 0,
+      timer: undefined,
+      timerSet: false,
+    };
+    known.set(callId, promise);
+    open.set(callId, record);
+    touchCall(record);
+    pump();
+    return promise;
+  }
+
+  /**
+   * Give the slot to the next call when it is free. `execute` starts after a microtask, so this
+   * never runs user code re-entrantly and 1,000 quick answers in a row do not grow the stack.
+   */
+  function pump(): void {
+    if (active !== null || closed) return;
+    const next = open.values().next();
+    if (next.done) return;
+    active = next.value;
+    setStatus(next.value, 'validating');
+    void execute(next.value);
+  }
+
+  function setStatus(record: CallRecord, status: AppCallStatus): void {
+    record.status = status;
+    touchCall(record);
+  }
+
+  async function execute(record: CallRecord): Promise<void> {
+    // Start outside `call()` and outside another call's settle: user code never runs re-entrantly.
+    await undefined;
+    if (record.result) return;
+    if (record.epoch < floor) {
+      settle(record, failure('INTERRUPTED', `the call's epoch ${record.epoch} is below the gate's floor ${floor}`));
+      return;
+    }
+    const registration = registry.get(record.name);
+    if (!registration) {
+      settle(record, failure('FAILED', `no app tool named "${record.name}" is registered in this page`));
+      return;
+    }
+    // Hold this registration's tool: an unregister while the call runs does not change what runs.
+    const tool = registration.tool;
+    startClock(record, tool.timeoutMs ?? hostTimeout);
+
+    if (tool.parameters !== undefined) {
+      const checked = checkJsonSchema(tool.parameters, record.args);
+      if (!checked.ok) {
+        settle(record, failure('INVALID', checked.message));
+        return;
+      }
+    }
+
+    let args: unknown = record.args;
+    if (tool.validate) {
+      let validated;
+      try {
+        validated = await validateStandard(tool.validate, record.args);
+      } catch (error) {
+        if (!record.result) settle(record, failure('FAILED', `the validator of "${tool.name}" threw: ${describeError(error)}`));
+        return;
+      }
+      if (record.result) return;
+      if (!validated.ok) {
+        settle(record, failure('INVALID', validated.message));
+        return;
+      }
+      args = validated.value;
+    }
+
+    let needsApproval: boolean;
+    try {
+      needsApproval = typeof tool.confirm === 'function' ? tool.confirm(args) === true : tool.confirm === true;
+    } catch (error) {
+      settle(record, failure('FAILED', `confirm of "${tool.name}" threw: ${describeError(error)}`));
+      return;
+    }
+    if (needsApproval) {
+      // DESIGN "App tools": time spent waiting for approval does not count against the limit.
+      pauseClock(record);
+      setStatus(record, 'awaiting-approval');
+      const handler = approvalHandler;
+      if (!handler) {
+        settle(record, failure('REJECTED', `"${tool.name}" needs the user's approval and nothing in this page can ask for it`));
+        return;
+      }
+      let approval: AppToolApproval;
+      try {
+        approval = await handler(
+          Object.freeze({
+            callId: record.callId,
+            turnId: record.turnId,
+            epoch: record.epoch,
+            toolName: record.name,
+            arguments: record.snapshot,
+            signal: record.controller.signal,
+          }),
+        );
+      } catch (error) {
+        if (!record.result) settle(record, failure('FAILED', `asking for approval failed: ${describeError(error)}`));
+        return;
+      }
+      // Withdrawn while waiting (interrupt, close): the call already has INTERRUPTED.
+      if (record.result) return;
+      if (typeof approval !== 'object' || approval === null || approval.approved !== true) {
+        const reason = typeof approval === 'object' && approval !== null && typeof approval.reason === 'string' ? approval.reason : '';
+        settle(record, failure('REJECTED', reason === '' ? 'declined by the user' : `declined by the user: ${reason}`));
+        return;
+      }
+      resumeClock(record);
+    }
+
+    setStatus(record, 'running');
+    const ctx: AppToolContext = Object.freeze({
+      signal: record.controller.signal,
+      callId: record.callId,
+      turnId: record.turnId,
+      epoch: record.epoch,
+      emit: (progress: unknown) => {
+        if (record.result) return; // late progress of an aborted run is dropped like its result
+        record.progress = progress;
+        touchCall(record);
+      },
+    });
+
+    let output: unknown;
+    try {
+      output = await tool.run(args, ctx);
+    } catch (error) {
+      if (record.result) return; // seed: a result after abort is dropped
+      if (isToolError(error)) settle(record, failure(error.code, error.message));
+      else settle(record, failure('FAILED', `"${tool.name}" threw: ${describeError(error)}`));
+      return;
+    }
+    if (record.result) return; // seed: a result after abort is dropped
+    // seed: a tool that returns nothing answers with output: null.
+    const json = snapshotJson(output === undefined ? null : output);
+    if (!json.ok) {
+      settle(record, failure('FAILED', `the output of "${tool.name}" cannot be sent as JSON: ${json.reason.replace(/^arguments/, 'output')}`));
+      return;
+    }
+    settle(record, Object.freeze({ ok: true as const, output: json.value }));
+  }
+
+  /* ---------------------------------------------------------------- clock */
+
+  function startClock(record: CallRecord, limitMs: number): void {
+    record.limitMs = limitMs;
+    record.remaining = limitMs;
+    resumeClock(record);
+  }
+
+  function resumeClock(record: CallRecord): void {
+    if (record.timerSet || !Number.isFinite(record.remaining) || record.result) return;
+    record.startedAt = clock.now();
+    record.timerSet = true;
+    record.timer = clock.setTimeout(() => {
+      record.timerSet = false;
+      abortRecord(
+        record,
+        failure('TIMEOUT', `no result within ${record.limitMs} ms`),
+        abortReason(`timed out after ${record.limitMs} ms`, 'TimeoutError'),
+      );
+    }, record.remaining);
+  }
+
+  function pauseClock(record: CallRecord): void {
+    if (!record.timerSet) return;
+    clock.clearTimeout(record.timer);
+    record.timerSet = false;
+    record.remaining = Math.max(0, record.remaining - (clock.now() - record.startedAt));
+  }
+
+  /* --------------------------------------------------------------- settle */
+
+  /** Give a call its one result. Returns false when it already had one. */
+  function settle(record: CallRecord, result: ToolResult): boolean {
+    if (record.result) return false;
+    record.result = result;
+    if (record.timerSet) {
+      clock.clearTimeout(record.timer);
+      record.timerSet = false;
+    }
+    open.delete(record.callId);
+    const registration = registry.get(record.name);
+    if (registration) {
+      registration.lastResult = Object.freeze({ callId: record.callId, result });
+    }
+    touchCall(record);
+    rememberAnswer(record.callId);
+    record.resolve(result);
+    if (active === record) {
+      active = null;
+      pump();
+    }
+    return true;
+  }
+
+  /** Settle and abort: the run (if any) winds down on its own; the next call may start now. */
+  function abortRecord(record: CallRecord, result: ToolResult, reason: unknown): boolean {
+    if (!settle(record, result)) return false;
+    // Abort after settling, so a listener on the signal already sees the call answered.
+    record.controller.abort(reason);
+    return true;
+  }
+
+  /* ------------------------------------------------------------ interrupt */
+
+  function interrupt(turnId?: string): void {
+    if (turnId !== undefined && (typeof turnId !== 'string' || turnId === '')) {
+      throw new TypeError('interrupt(turnId): turnId must be a non-empty string');
+    }
+    const aborted = new Set<string>();
+    batch(() => {
+      // Raise the floor past the interrupted turn's epoch (or the newest seen, when the turn
+      // has not reached the page yet or every turn is interrupted).
+      const turnEpoch = turnId === undefined ? highestEpoch : (turnEpochs.get(turnId) ?? highestEpoch);
+      if (turnEpoch + 1 > floor) floor = turnEpoch + 1;
+      if (turnId !== undefined) {
+        interruptedTurns.add(turnId);
+        if (interruptedTurns.size > 100) {
+          const oldest = interruptedTurns.values().next().value;
+          if (oldest !== undefined) interruptedTurns.delete(oldest);
+        }
+      }
+      for (const [turn, epoch] of turnEpochs) if (epoch < floor) turnEpochs.delete(turn);
+
+      // At once, without waiting for anyone (DESIGN "App tools"). Every open call below the new
+      // floor goes too: it could never run anyway.
+      for (const record of [...open.values()]) {
+        if (turnId === undefined || record.turnId === turnId || record.epoch < floor) {
+          const message = record.turnId === turnId || turnId === undefined ? `turn ${record.turnId} was interrupted` : `the call's epoch ${record.epoch} is below the gate's floor ${floor}`;
+          if (abortRecord(record, failure('INTERRUPTED', message), abortReason(message, 'AbortError'))) aborted.add(record.turnId);
+        }
+      }
+      touch();
+    });
+    const event: AppToolInterrupt = Object.freeze({
+      turnId,
+      turnIds: Object.freeze(turnId === undefined ? [...aborted] : [turnId, ...[...aborted].filter((t) => t !== turnId)]),
+      epoch: floor,
+    });
+    for (const listener of [...interruptListeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        reportError(error);
+      }
+    }
+  }
+
+  function abortCall(callId: string, result?: ToolResult & { ok: false }): boolean {
+    const record = open.get(callId);
+    if (!record) return false;
+    const answer = result ? failure(result.code, result.message ?? `call ${callId} was aborted`) : failure('INTERRUPTED', `call ${callId} was cancelled`);
+    let done = false;
+    batch(() => {
+      done = abortRecord(record, answer, abortReason(answer.message ?? 'aborted', 'AbortError'));
+    });
+    return done;
+  }
+
+  function close(): void {
+    if (closed) return;
+    batch(() => {
+      closed = true;
+      // DESIGN "App tools": on `closed`, every open call is aborted and all app-tool state is cleared.
+      for (const record of [...open.values()]) {
+        abortRecord(record, failure('INTERRUPTED', 'the session closed'), abortReason('the session closed', 'AbortError'));
+      }
+      active = null;
+      for (const registration of registry.values()) {
+        registration.lastResult = null;
+        registration.view = undefined;
+      }
+      known.clear();
+      forgotten.clear();
+      answered.length = 0;
+      answeredHead = 0;
+      turnEpochs.clear();
+      interruptedTurns.clear();
+      touch();
+    });
+  }
+
+  return {
+    register,
+    call,
+    interrupt,
+    abortCall,
+    close,
+    get epoch() {
+      return floor;
+    },
+    get closed() {
+      return closed;
+    },
+    declarations: () => declarations,
+    setApprovalHandler(handler) {
+      const previous = approvalHandler;
+      approvalHandler = handler;
+      return () => {
+        if (approvalHandler === handler) approvalHandler = previous;
+      };
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    getState,
+    getInitialState: () => initialState,
+    onInterrupt(listener) {
+      interruptListeners.add(listener);
+      return () => {
+        interruptListeners.delete(listener);
+      };
+    },
+  };
+}
+
+/**
+ * Identity helper that infers a tool's argument type from its `validate` schema (or its `run`).
+ *
+ * @example
+ * const tool = defineAppTool({
+ *   name: 'rename',
+ *   validate: z.object({ title: z.string() }),
+ *   run: ({ title }) => ({ renamed: title }), // title: string
+ * });
+ */
+export function defineAppTool<Args = Record<string, unknown>>(tool: AppTool<Args>): AppTool<Args> {
+  return tool;
+}

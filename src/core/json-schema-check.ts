@@ -1,0 +1,147 @@
+/**
+ * A small check of arguments against a tool's declared JSON Schema (`parameters`).
+ *
+ * DESIGN "App tools": arguments that break the declared schema's required properties and
+ * types answer `INVALID` and the tool does not run. This is NOT a full JSON Schema validator:
+ * it reads only `type` (one name or a list), `required`, `properties` (nested), `items` (one
+ * schema for every element, or a list for positions), `enum` and `const`, and accepts
+ * everything else (`additionalProperties`, `pattern`, `minimum`, `anyOf`, `$ref`, formats, …)
+ * without looking. A schema keyword it does not understand never fails a call: a tool that needs
+ * more gives a Standard Schema `validate` (zod, valibot, ArkType), which runs after this check.
+ */
+
+import { formatPathKey } from './standard-schema';
+
+/** The first place where the arguments break the schema, or `ok`. */
+export type JsonSchemaCheck = { ok: true } | { ok: false; path: string; message: string };
+
+const OK: JsonSchemaCheck = Object.freeze({ ok: true });
+
+/**
+ * Check `value` against the parts of `schema` listed above. The message names the path and
+ * what was expected there, e.g. `arguments.tags[1]: expected string, got number`.
+ *
+ * @example
+ * checkJsonSchema({ type: 'object', required: ['title'] }, {})
+ * // { ok: false, path: 'arguments', message: 'arguments: missing required property "title"' }
+ */
+export function checkJsonSchema(schema: unknown, value: unknown, root = 'arguments'): JsonSchemaCheck {
+  return check(schema, value, root);
+}
+
+function fail(path: string, expectation: string): JsonSchemaCheck {
+  return { ok: false, path, message: `${path}: ${expectation}` };
+}
+
+function check(schema: unknown, value: unknown, path: string): JsonSchemaCheck {
+  // Boolean schemas: `true` allows anything, `false` nothing (JSON Schema draft 6 and later).
+  if (schema === false) return fail(path, 'no value is allowed here');
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return OK;
+  const s = schema as Record<string, unknown>;
+
+  const types = typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? s.type.filter(isString) : [];
+  if (types.length > 0 && !types.some((t) => matchesType(t, value))) {
+    return fail(path, `expected ${types.join(' or ')}, got ${describe(value)}`);
+  }
+
+  if (Object.hasOwn(s, 'const') && !jsonEqual(s.const, value)) {
+    return fail(path, `expected ${JSON.stringify(s.const)}, got ${preview(value)}`);
+  }
+
+  if (Array.isArray(s.enum) && !s.enum.some((option) => jsonEqual(option, value))) {
+    return fail(path, `expected one of ${s.enum.map((o) => JSON.stringify(o)).join(', ')}, got ${preview(value)}`);
+  }
+
+  if (isPlainObject(value)) {
+    if (Array.isArray(s.required)) {
+      for (const key of s.required) {
+        if (typeof key === 'string' && !Object.hasOwn(value, key)) {
+          return fail(path, `missing required property ${JSON.stringify(key)}`);
+        }
+      }
+    }
+    if (isPlainObject(s.properties)) {
+      const properties = s.properties;
+      for (const key of Object.keys(properties)) {
+        // Only own properties: a key such as `constructor` must not be found on the prototype.
+        if (!Object.hasOwn(value, key)) continue;
+        const inner = check(properties[key], value[key], path + formatPathKey(key));
+        if (!inner.ok) return inner;
+      }
+    }
+  }
+
+  if (Array.isArray(value) && s.items !== undefined) {
+    const items = s.items;
+    for (let i = 0; i < value.length; i++) {
+      const itemSchema = Array.isArray(items) ? items[i] : items;
+      const inner = check(itemSchema, value[i], `${path}[${i}]`);
+      if (!inner.ok) return inner;
+    }
+  }
+
+  return OK;
+}
+
+function matchesType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'null':
+      return value === null;
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isPlainObject(value);
+    default:
+      // A type name this check does not know is not a reason to refuse a call.
+      return true;
+  }
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+function preview(value: unknown): string {
+  try {
+    const text = JSON.stringify(value);
+    if (text === undefined) return describe(value);
+    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  } catch {
+    return describe(value);
+  }
+}
+
+/** Equality of JSON values: key order does not matter, array order does. */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  const ak = Object.keys(a);
+  const bk = Object.keys(b);
+  if (ak.length !== bk.length) return false;
+  return ak.every(
+    (key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+  );
+}
