@@ -5,3 +5,10 @@ export * from './wire';
 export * from './session';
 export * from './json-value';
 export * from './arguments-parser';
+
+// app tools: the host (queue, epoch gate, signals, time limits, result codes) and its session binding
+export * from './tool-error';
+export * from './standard-schema';
+export * from './json-schema-check';
+export * from './app-tool-host';
+export * from './bind-session';
