@@ -1,0 +1,117 @@
+/**
+ * The session's tool-call store: a zustand vanilla store around the reducer.
+ *
+ * `getState()` is always current; with `coalesce: 'frame'` only the notifications are batched,
+ * so a burst of fragments costs one render per animation frame while `dispatch` keeps its
+ * plain synchronous meaning.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import {
+  initialToolStreamState,
+  stepToolEvent,
+  type ToolEventIssue,
+  type ToolStreamState,
+  type ToolStreamStateOptions,
+} from './reducer';
+
+export interface ToolStreamActions {
+  /** Reduce one event from the session. Never throws; rejected events go to `onError`. */
+  dispatch(event: unknown): void;
+  /**
+   * The user interrupted `turnId` (every open call when omitted): cancel its open calls here
+   * and now, without waiting for the server (seed 000). Later server events for those calls
+   * change nothing, except a `settled`, kept as `lateOutcome`.
+   */
+  interrupt(turnId?: string): void;
+}
+
+export type ToolStreamStoreState = ToolStreamState & ToolStreamActions;
+
+export interface ToolStreamStore extends StoreApi<ToolStreamStoreState> {
+  /** Deliver pending coalesced notifications now (no-op without coalescing). */
+  flush(): void;
+}
+
+export interface ToolStreamStoreOptions extends ToolStreamStateOptions {
+  /**
+   * Told of every event that changed nothing and is worth knowing (malformed, unknown call,
+   * after a terminal phase, repeated seq, after close…) and of argument text that is not JSON.
+   */
+  onError?: (reason: string, event: unknown, issue: ToolEventIssue | 'invalid-arguments') => void;
+  /**
+   * `'frame'`: notify subscribers at most once per animation frame (in a browser; a 16 ms
+   * timer elsewhere). Default `false`: every accepted event notifies at once.
+   */
+  coalesce?: false | 'frame';
+  /** The clock stamped on calls (default `Date.now`). */
+  now?: () => number;
+  /** Schedule a coalesced flush (default `requestAnimationFrame`, else a 16 ms timer). */
+  scheduleFrame?: (flush: () => void) => void;
+}
+
+/**
+ * Create the store of one session. A new session gets a new store.
+ *
+ * @example
+ * const store = createToolStreamStore({ onError: (reason) => console.warn(reason) });
+ * const off = session.subscribe(store.getState().dispatch);
+ * store.getState().interrupt('turn-1');
+ */
+export function createToolStreamStore(options: ToolStreamStoreOptions = {}): ToolStreamStore {
+  const { onError, coalesce = false, now = Date.now } = options;
+
+  const base = createStore<ToolStreamStoreState>()((set, get) => {
+    const reduce = (event: unknown) => {
+      const { state, verdict } = stepToolEvent(get(), event, { now: now() });
+      if (state !== get()) set(state, true);
+      if (verdict.outcome === 'rejected') onError?.(verdict.reason, event, verdict.issue);
+      else if (verdict.outcome === 'applied' && verdict.warning !== undefined) onError?.(verdict.warning, event, 'invalid-arguments');
+    };
+    return {
+      ...initialToolStreamState(options),
+      dispatch: reduce,
+      interrupt: (turnId) => reduce(turnId === undefined ? { type: 'toolgate.interrupt' } : { type: 'toolgate.interrupt', turnId }),
+    };
+  });
+
+  if (!coalesce) return Object.assign(base, { flush: () => {} });
+  return coalesceNotifications(base, options.scheduleFrame ?? defaultScheduleFrame);
+}
+
+type Listener<T> = (state: T, previous: T) => void;
+
+/** Keep `getState` current but tell subscribers at most once per scheduled frame. */
+function coalesceNotifications<T>(base: StoreApi<T>, schedule: (flush: () => void) => void): StoreApi<T> & { flush(): void } {
+  const listeners = new Set<Listener<T>>();
+  let notified = base.getState();
+  let scheduled = false;
+
+  const flush = () => {
+    scheduled = false;
+    const current = base.getState();
+    if (current === notified) return;
+    const previous = notified;
+    notified = current;
+    for (const listener of listeners) listener(current, previous);
+  };
+
+  base.subscribe(() => {
+    if (scheduled) return;
+    scheduled = true;
+    schedule(flush);
+  });
+
+  return {
+    ...base,
+    subscribe(listener: Listener<T>) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    flush,
+  };
+}
+
+function defaultScheduleFrame(flush: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => flush());
+  else setTimeout(flush, 16);
+}
