@@ -5,4 +5,3 @@ export * from './scripted-session';
 export * from './manual-clock';
 export * from './tool-events';
 export * from './scripted-room';
-export * from './scripted-room';
