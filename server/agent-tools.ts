@@ -1,0 +1,199 @@
+/**
+ * The agent's server tools (seed 000: run in the agent's session, declare a risk, report
+ * progress with `context.emit()`, are cancelled by their AbortSignal) and the default
+ * before-tool-call gate.
+ */
+import type { ToolLocation, ToolRisk } from './protocol';
+import type { JsonSchema } from './schema';
+
+export interface ServerToolContext {
+  signal: AbortSignal;
+  callId: string;
+  turnId: string;
+  epoch: number;
+  /** Report progress: a `tool.stream` progress event (application data). */
+  emit(progress: unknown): void;
+  /** Wait, scaled by the turn's pacing; `false` when the call was cancelled meanwhile. */
+  sleep(ms: number): Promise<boolean>;
+  /**
+   * Record the tool's external effect at its commit point. After this, cancelling the call
+   * cannot undo it (seed 000: cancellation is cooperative).
+   */
+  commit(summary: unknown): void;
+}
+
+export interface ServerTool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  risk: ToolRisk;
+  effect: 'read' | 'write';
+  run(args: Record<string, unknown>, context: ServerToolContext): Promise<unknown>;
+}
+
+/** What the gate sees of a call, after its arguments are complete. */
+export interface GateCall {
+  sessionId: string;
+  callId: string;
+  turnId: string;
+  name: string;
+  location: ToolLocation;
+  risk?: ToolRisk;
+  effect?: 'read' | 'write';
+  arguments: unknown;
+}
+
+/**
+ * seed 000 `beforeToolCall`: allow a call, reject it, or rewrite its arguments; `confirm`
+ * waits for the page's on-screen approval of the (possibly rewritten) arguments.
+ */
+export type GateDecision =
+  | { action: 'allow'; arguments?: unknown }
+  | { action: 'reject'; message?: string }
+  | { action: 'confirm'; arguments?: unknown };
+
+export type BeforeToolCall = (call: GateCall) => GateDecision | Promise<GateDecision>;
+
+/** Versions the gate resolves `latest` to: what will run, shown in the approval request. */
+const LATEST_RELEASE: Record<string, string> = { billing: '2.7.1', search: '4.12.0', web: '10.3.2' };
+
+/**
+ * High-risk calls wait for approval. For `deploy_service` the gate also pins `version:
+ * "latest"` to a concrete release, so the arguments approved (and run) differ from the ones
+ * the model wrote: the approval request carries the rewritten ones.
+ */
+export const defaultBeforeToolCall: BeforeToolCall = (call) => {
+  if (call.risk !== 'high') return { action: 'allow' };
+  const args = call.arguments;
+  if (call.name === 'deploy_service' && isRecord(args) && args.version === 'latest') {
+    const service = typeof args.service === 'string' ? args.service : '';
+    return { action: 'confirm', arguments: { ...args, version: LATEST_RELEASE[service] ?? '1.0.0' } };
+  }
+  return { action: 'confirm' };
+};
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const DOCS = [
+  { id: 'doc-1', title: 'Rotating API keys', snippet: 'Keys rotate every 90 days; the old key stays valid for 24 hours.' },
+  { id: 'doc-2', title: 'Refund policy', snippet: 'Refunds above 500 EUR need a second approver.' },
+  { id: 'doc-3', title: 'Deploying a service', snippet: 'Deploy to staging first; production needs approval.' },
+  { id: 'doc-4', title: 'Incident runbook', snippet: 'Page the on-call engineer, then open an incident channel.' },
+];
+
+export function builtInServerTools(): ServerTool[] {
+  return [
+    {
+      name: 'search_docs',
+      description: 'Search the knowledge base.',
+      parameters: {
+        type: 'object',
+        properties: { query: { type: 'string', minLength: 1 }, limit: { type: 'integer', minimum: 1, maximum: 10 } },
+        required: ['query'],
+        additionalProperties: false,
+      },
+      risk: 'low',
+      effect: 'read',
+      async run(args, ctx) {
+        const words = String(args.query).toLowerCase().split(/\W+/).filter(Boolean);
+        const stages = ['expanding query', 'searching index', 'ranking results'];
+        for (const [i, stage] of stages.entries()) {
+          ctx.emit({ stage, step: i + 1, of: stages.length });
+          if (!(await ctx.sleep(250))) return null;
+        }
+        const hits = DOCS.filter((d) => words.some((w) => `${d.title} ${d.snippet}`.toLowerCase().includes(w)));
+        return { hits: hits.slice(0, typeof args.limit === 'number' ? args.limit : 3) };
+      },
+    },
+    {
+      name: 'lookup_order',
+      description: 'Read an order by id.',
+      parameters: {
+        type: 'object',
+        properties: { orderId: { type: 'string', minLength: 1 } },
+        required: ['orderId'],
+        additionalProperties: false,
+      },
+      risk: 'low',
+      effect: 'read',
+      async run(args, ctx) {
+        ctx.emit({ stage: 'loading order' });
+        if (!(await ctx.sleep(200))) return null;
+        return { orderId: args.orderId, status: 'shipped', items: 3, total: { amount: 129.9, currency: 'EUR' } };
+      },
+    },
+    {
+      name: 'get_weather',
+      description: 'Current weather for a city.',
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string', minLength: 1 }, unit: { type: 'string', enum: ['C', 'F'] } },
+        required: ['city'],
+        additionalProperties: false,
+      },
+      risk: 'low',
+      effect: 'read',
+      async run(args, ctx) {
+        ctx.emit({ stage: 'asking the weather service' });
+        if (!(await ctx.sleep(300))) return null;
+        return { city: args.city, temperature: 18, unit: args.unit ?? 'C', sky: 'partly cloudy' };
+      },
+    },
+    {
+      name: 'deploy_service',
+      description: 'Deploy a service release to an environment.',
+      parameters: {
+        type: 'object',
+        properties: {
+          service: { type: 'string', enum: ['billing', 'search', 'web'] },
+          version: { type: 'string', minLength: 1 },
+          environment: { type: 'string', enum: ['staging', 'production'] },
+        },
+        required: ['service', 'version', 'environment'],
+        additionalProperties: false,
+      },
+      risk: 'high',
+      effect: 'write',
+      async run(args, ctx) {
+        const steps = ['building image', 'pushing image', 'running migrations', 'switching traffic'];
+        for (const [i, step] of steps.entries()) {
+          // seed 000: check the signal after every await and right before committing.
+          if (ctx.signal.aborted) return null;
+          ctx.emit({ step, done: i, of: steps.length, percent: Math.round((i / steps.length) * 100) });
+          if (!(await ctx.sleep(500))) return null;
+        }
+        if (ctx.signal.aborted) return null;
+        const receipt = { deploymentId: `dep-${ctx.callId}`, service: args.service, version: args.version, environment: args.environment };
+        ctx.commit(receipt);
+        ctx.emit({ step: 'done', done: steps.length, of: steps.length, percent: 100 });
+        return receipt;
+      },
+    },
+    {
+      name: 'send_email',
+      description: 'Send an email on the user’s behalf.',
+      parameters: {
+        type: 'object',
+        properties: {
+          to: { type: 'string', minLength: 3 },
+          subject: { type: 'string', minLength: 1 },
+          body: { type: 'string' },
+        },
+        required: ['to', 'subject', 'body'],
+        additionalProperties: false,
+      },
+      risk: 'medium',
+      effect: 'write',
+      async run(args, ctx) {
+        ctx.emit({ stage: 'sending' });
+        if (!(await ctx.sleep(300))) return null;
+        if (ctx.signal.aborted) return null;
+        const receipt = { messageId: `msg-${ctx.callId}`, to: args.to };
+        ctx.commit(receipt);
+        return receipt;
+      },
+    },
+  ];
+}

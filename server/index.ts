@@ -1,0 +1,13 @@
+export { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from './server';
+export { Session, type SessionConfig } from './session';
+export { Room, RoomError, DEFAULT_GRANTS, builtInRoomTools } from './room';
+export type { RoomOptions, RoomToolDescriptor, RoomToolHandler, RoomErrorCode, ConfirmResult, Confirmation } from './room';
+export { builtInServerTools, defaultBeforeToolCall } from './agent-tools';
+export type { ServerTool, ServerToolContext, BeforeToolCall, GateCall, GateDecision } from './agent-tools';
+export { BUILT_IN_SCRIPTS, fragment, longText, createRandom } from './scripts';
+export type { Script, ScriptCall, ScriptStep } from './scripts';
+export { canonicalize, sha256Hex, fingerprintOf, normalizeFingerprint, compareUtf16, CanonicalJsonError } from './jcs';
+export { systemTimer, createManualTimer, sleep, type Timer, type ManualTimer } from './timer';
+export { Records, type EffectRecord, type TraceRecord, type IgnoredRecord } from './records';
+export { parseClientFrame, isToolResult, TOOL_STREAM_V1, MALFORMED_FRAMES } from './protocol';
+export type { ClientFrame, FaultSpec, MalformedFrame, OfferedTool } from './protocol';
