@@ -1,0 +1,213 @@
+/**
+ * The path without a room: bridges from the confirmation controller to the two places that
+ * wait on a person's answer without a room of their own.
+ * - the server's before-tool-call gate: `tool.approval-request` answered by `tool.approval`
+ *   (DESIGN "The session"; seed 000 "Risk and confirmation");
+ * - the app-tool host's `requestApproval` option (DESIGN "App tools": `REJECTED` when declined).
+ *
+ * DESIGN "Confirmation": "Deny yields REJECTED where an app-tool call or the server's gate waits
+ * on the dialog."
+ */
+
+import type { ConfirmationController, ConfirmationOutcome } from './confirmation-machine';
+import type { ToolSession } from './session';
+import type { ToolDescriptor } from './tool-descriptor';
+import type { ClientMessage, ToolApprovalRequestMessage } from './wire';
+
+const RISKS: readonly unknown[] = ['low', 'medium', 'high'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * Whether `value` is a well-formed `tool.approval-request`.
+ *
+ * @example
+ * session.subscribe((event) => { if (isToolApprovalRequest(event)) answerToolApprovalRequest(confirmations, event, send) });
+ */
+export function isToolApprovalRequest(value: unknown): value is ToolApprovalRequestMessage {
+  return explainApprovalRequest(value) === undefined;
+}
+
+/** Why `value` is not a well-formed `tool.approval-request`, or `undefined` when it is. */
+function explainApprovalRequest(value: unknown): string | undefined {
+  if (!isRecord(value) || value.type !== 'tool.approval-request') return 'not a tool.approval-request';
+  if (typeof value.requestId !== 'string' || value.requestId === '') return 'requestId is not a non-empty string';
+  if (typeof value.callId !== 'string' || value.callId === '') return 'callId is not a non-empty string';
+  if (typeof value.name !== 'string' || value.name === '') return 'name is not a non-empty string';
+  if (!('arguments' in value)) return 'arguments are missing';
+  if (!RISKS.includes(value.risk)) return 'risk is not low, medium or high';
+  if (value.effect !== undefined && value.effect !== 'read' && value.effect !== 'write') return 'effect is not read or write';
+  return undefined;
+}
+
+/** Options of {@link answerToolApprovalRequest}. */
+export interface ApprovalRequestOptions {
+  /** Aborting it withdraws the request while it waits (e.g. the session closed); nothing is sent then. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Queue a `tool.approval-request` (the server's before-tool-call gate) with the controller and
+ * answer it exactly once through `send`: `{ type: 'tool.approval', requestId, approved, reason?, fingerprint }`.
+ *
+ * - Approve sends `approved: true` with the full SHA-256 hex of the canonical arguments shown, so
+ *   the server can check that what it runs is what the person saw.
+ * - Deny sends `approved: false` with the reason (the server answers the call `REJECTED`).
+ * - Arguments that cannot be shown (not JSON, no Web Crypto) are refused: `approved: false`,
+ *   with `fingerprint: ''` when none could be computed.
+ * - The descriptor is `{ effect: message.effect ?? 'write', risk: message.risk, requiresConfirmation: true }`:
+ *   the gate only asks when it wants a person's answer.
+ *
+ * Resolves with the request's outcome; rejects with the signal's reason when withdrawn.
+ *
+ * @example
+ * session.subscribe((event) => {
+ *   if (isToolApprovalRequest(event)) void answerToolApprovalRequest(confirmations, event, session.send);
+ * });
+ */
+export function answerToolApprovalRequest(
+  controller: ConfirmationController,
+  message: ToolApprovalRequestMessage,
+  send: (message: ClientMessage) => void,
+  options: ApprovalRequestOptions = {},
+): Promise<ConfirmationOutcome> {
+  let answered = false;
+  // The gate waits on one answer: whatever happens later (a failed send, a repeated event),
+  // at most one `tool.approval` leaves for this requestId.
+  const answer = (approved: boolean, reason: string | undefined, fingerprint: string): void => {
+    if (answered) return;
+    answered = true;
+    send(
+      reason === undefined
+        ? { type: 'tool.approval', requestId: message.requestId, approved, fingerprint }
+        : { type: 'tool.approval', requestId: message.requestId, approved, reason, fingerprint },
+    );
+  };
+  const descriptor: ToolDescriptor = {
+    effect: message.effect ?? 'write',
+    risk: message.risk,
+    requiresConfirmation: true,
+  };
+  return controller.request({
+    toolName: message.name,
+    arguments: message.arguments,
+    descriptor,
+    callId: message.callId,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onApprove: (_args, context) => {
+      answer(true, undefined, context.fingerprint.hex);
+      return null;
+    },
+    onDeny: (reason, request) => answer(false, reason, request.fingerprint?.hex ?? ''),
+    onResult: (outcome, request) => {
+      if (outcome.status !== 'done') answer(false, outcome.reason ?? outcome.status, request.fingerprint?.hex ?? '');
+    },
+  });
+}
+
+/** Options of {@link connectApprovalGate}. */
+export interface ApprovalGateOptions {
+  /** A `tool.approval-request` that is malformed; answered `approved: false` when it has a requestId. */
+  onError?: (reason: string, event: unknown) => void;
+}
+
+/**
+ * Listen to a session's `tool.approval-request` events and queue each with the controller,
+ * answering through `session.send`. A repeated request (same requestId, e.g. after a resume) is
+ * answered once; `closed` withdraws the requests still waiting. Returns an unsubscribe function,
+ * which stops listening but leaves queued requests to be answered.
+ *
+ * @example
+ * useEffect(() => connectApprovalGate(session, confirmations), [session, confirmations]);
+ */
+export function connectApprovalGate(
+  session: Pick<ToolSession, 'subscribe' | 'send'>,
+  controller: ConfirmationController,
+  options: ApprovalGateOptions = {},
+): () => void {
+  const waiting = new Map<string, AbortController>();
+  const seen = new Set<string>();
+  return session.subscribe((event) => {
+    if (!isRecord(event)) return;
+    if (event.type === 'closed') {
+      // DESIGN: `closed` is final; nobody is left to answer to.
+      for (const pending of waiting.values()) pending.abort(new DOMException('The session closed', 'AbortError'));
+      waiting.clear();
+      seen.clear();
+      return;
+    }
+    if (event.type !== 'tool.approval-request') return;
+    const problem = explainApprovalRequest(event);
+    if (problem !== undefined) {
+      options.onError?.(`malformed tool.approval-request: ${problem}`, event);
+      const requestId = event.requestId;
+      if (typeof requestId === 'string' && requestId !== '' && !seen.has(requestId)) {
+        // Deny what cannot be shown, so the gate does not wait for ever.
+        seen.add(requestId);
+        session.send({ type: 'tool.approval', requestId, approved: false, reason: `malformed approval request: ${problem}`, fingerprint: '' });
+      }
+      return;
+    }
+    const message = event as unknown as ToolApprovalRequestMessage;
+    if (seen.has(message.requestId)) return;
+    seen.add(message.requestId);
+    const pending = new AbortController();
+    waiting.set(message.requestId, pending);
+    answerToolApprovalRequest(controller, message, (reply) => session.send(reply), { signal: pending.signal }).then(
+      () => waiting.delete(message.requestId),
+      () => waiting.delete(message.requestId),
+    );
+  });
+}
+
+/** What the app-tool host asks when a tool has `confirm` (structurally its `requestApproval` argument). */
+export interface AppToolApprovalQuery {
+  readonly callId: string;
+  readonly turnId: string;
+  readonly toolName: string;
+  readonly arguments: unknown;
+  readonly signal?: AbortSignal;
+}
+
+/** The answer the app-tool host expects: `approved: false` becomes `REJECTED`. */
+export interface AppToolApprovalAnswer {
+  approved: boolean;
+  reason?: string;
+}
+
+/** Options of {@link createAppToolApprovalHandler}. */
+export interface AppToolApprovalHandlerOptions {
+  /** The descriptor of an app tool; without one, a write that needs confirmation. */
+  describe?: (toolName: string) => Partial<ToolDescriptor> | undefined;
+}
+
+/**
+ * Adapt the controller to the app-tool host's `requestApproval({ callId, turnId, toolName, arguments, signal })`.
+ * Approve resolves `{ approved: true }`; deny (or refused arguments) resolves
+ * `{ approved: false, reason? }`, which the host answers `REJECTED`. A withdrawn request (its
+ * signal aborted: interrupt, close) leaves the queue and the promise rejects with the signal's
+ * reason; the host has already answered the call `INTERRUPTED`.
+ *
+ * @example
+ * const host = createAppToolHost({ requestApproval: createAppToolApprovalHandler(confirmations) });
+ */
+export function createAppToolApprovalHandler(
+  controller: ConfirmationController,
+  options: AppToolApprovalHandlerOptions = {},
+): (query: AppToolApprovalQuery) => Promise<AppToolApprovalAnswer> {
+  return async (query) => {
+    const descriptor = options.describe?.(query.toolName);
+    const outcome = await controller.request({
+      toolName: query.toolName,
+      arguments: query.arguments,
+      ...(descriptor === undefined ? {} : { descriptor }),
+      callId: query.callId,
+      turnId: query.turnId,
+      ...(query.signal === undefined ? {} : { signal: query.signal }),
+      // The approval is the whole effect here: the host runs the tool once it hears yes.
+      onApprove: () => null,
+    });
+    if (outcome.status === 'done') return { approved: true };
+    return outcome.reason === undefined ? { approved: false } : { approved: false, reason: outcome.reason };
+  };
+}
