@@ -215,7 +215,8 @@ export class Session {
       type: 'session.welcome',
       sessionId: this.id,
       resumed,
-      seq: this.seqValue,
+      // Not `seq`: this frame is not a session event, and a client must not take it for one.
+      currentSeq: this.seqValue,
       epoch: this.epochValue,
       capabilities: this.streamMode ? [TOOL_STREAM_V1] : [],
       mode: this.streamMode ? 'stream' : 'preview',
