@@ -1,0 +1,165 @@
+/**
+ * What every adapter does the same way: unknown chunks, chunks that are not objects, SSE
+ * text, pushes after the end, and `adaptStream`.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  adaptStream,
+  createAISDKAdapter,
+  createAnthropicAdapter,
+  createCohereAdapter,
+  createGeminiAdapter,
+  createOpenAIChatAdapter,
+  createOpenAIRealtimeAdapter,
+  createOpenAIResponsesAdapter,
+  type AdapterOptions,
+  type ToolStreamAdapter,
+} from 'toolgate/adapters';
+import type { ToolStreamEvent } from 'toolgate/core';
+
+/** For each adapter: its provider name, and a chunk that starts a call named `lookup`. */
+const ADAPTERS: [string, (o?: AdapterOptions) => ToolStreamAdapter, string, unknown][] = [
+  [
+    'OpenAI Chat',
+    createOpenAIChatAdapter,
+    'OpenAI Chat',
+    { id: 'r1', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c1', function: { name: 'lookup', arguments: '{"q":' } }] } }] },
+  ],
+  [
+    'OpenAI Responses',
+    createOpenAIResponsesAdapter,
+    'OpenAI Responses',
+    { type: 'response.output_item.added', item: { id: 'fc1', type: 'function_call', call_id: 'c1', name: 'lookup', arguments: '' } },
+  ],
+  [
+    'OpenAI Realtime',
+    createOpenAIRealtimeAdapter,
+    'OpenAI Realtime',
+    { type: 'response.output_item.added', response_id: 'r1', item: { id: 'i1', type: 'function_call', call_id: 'c1', name: 'lookup' } },
+  ],
+  [
+    'Anthropic',
+    createAnthropicAdapter,
+    'Anthropic',
+    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'c1', name: 'lookup', input: {} } },
+  ],
+  [
+    'Gemini',
+    createGeminiAdapter,
+    'Gemini',
+    { candidates: [{ content: { parts: [{ functionCall: { name: 'lookup', willContinue: true } }] } }], responseId: 'r1' },
+  ],
+  [
+    'Cohere',
+    createCohereAdapter,
+    'Cohere',
+    { type: 'tool-call-start', index: 0, delta: { message: { tool_calls: { id: 'c1', function: { name: 'lookup', arguments: '' } } } } },
+  ],
+  ['AI SDK', createAISDKAdapter, 'AI SDK', { type: 'tool-input-start', toolCallId: 'c1', toolName: 'lookup' }],
+];
+
+describe.each(ADAPTERS)('the %s adapter', (_label, create, provider, startChunk) => {
+  const setup = () => {
+    const errors: { reason: string; chunk: unknown }[] = [];
+    const adapter = create({ onError: (reason, chunk) => errors.push({ reason, chunk }) });
+    return { adapter, errors };
+  };
+
+  it('ignores chunks of types it does not know, silently', () => {
+    const { adapter, errors } = setup();
+    expect(adapter.push({ type: 'something.new', payload: { a: 1 } })).toEqual([]);
+    expect(adapter.push({ hello: 'world' })).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('reports a chunk that is not an object, with its name, and keeps the open call', () => {
+    const { adapter, errors } = setup();
+    const started = adapter.push(startChunk);
+    expect(started[0]).toMatchObject({ phase: 'start', name: 'lookup' });
+    for (const bad of [null, 42, ['a'], 'not json {']) expect(adapter.push(bad)).toEqual([]);
+    expect(errors).toHaveLength(4);
+    for (const { reason } of errors) expect(reason.startsWith(`${provider}: `)).toBe(true);
+    expect(errors[0]!.chunk).toBe(null);
+    // The open call is still there, and end() closes it.
+    const closing = adapter.end();
+    expect(closing.at(-1)).toMatchObject({ callId: started[0]!.callId });
+  });
+
+  it('reads SSE text: a data line, the JSON alone, and ignores [DONE] and blank lines', () => {
+    const { adapter, errors } = setup();
+    expect(adapter.push(`data: ${JSON.stringify(startChunk)}`)[0]).toMatchObject({ phase: 'start', name: 'lookup' });
+    expect(adapter.push('data: [DONE]')).toEqual([]);
+    expect(adapter.push('')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('closes an open call at end() and reports pushes after it', () => {
+    const { adapter, errors } = setup();
+    const [start] = adapter.push(startChunk);
+    const closing = adapter.end();
+    expect(closing).toHaveLength(1);
+    expect(closing[0]!.callId).toBe(start!.callId);
+    expect(adapter.end()).toEqual([]);
+    expect(adapter.push(startChunk)).toEqual([]);
+    expect(errors.at(-1)?.reason).toMatch(new RegExp(`^${provider}: a chunk arrived after end\\(\\)`));
+  });
+
+  it('ends a call whose arguments never completed failed, with the reason, not with invented ones', () => {
+    const { adapter } = setup();
+    adapter.push(startChunk);
+    const [closing] = adapter.end();
+    expect(closing).toMatchObject({ phase: 'failed' });
+    expect((closing as { message: string }).message).toMatch(new RegExp(`^${provider}: .*(ended|expected more)`));
+  });
+
+  it('uses the turnId option when the provider gives no id', () => {
+    const adapter = create({ turnId: 'my-turn' });
+    const chunk = JSON.parse(JSON.stringify(startChunk)) as Record<string, unknown>;
+    delete chunk.id;
+    delete chunk.responseId;
+    delete chunk.response_id;
+    expect(adapter.push(chunk)[0]).toMatchObject({ phase: 'start', turnId: 'my-turn' });
+  });
+
+  it('names itself with the label option in reports', () => {
+    const reasons: string[] = [];
+    const adapter = create({ label: 'Acme', onError: (r) => reasons.push(r) });
+    adapter.push(7);
+    expect(reasons).toEqual(['Acme: a chunk is number 7, not an object']);
+  });
+});
+
+describe('adaptStream', () => {
+  const chunks = [
+    { type: 'message_start', message: { id: 'm1', content: [] } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't1', name: 'lookup', input: {} } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"q":"x' } },
+  ];
+
+  it('yields every event and closes the open calls when the stream ends', async () => {
+    async function* source() {
+      yield* chunks;
+    }
+    const events: ToolStreamEvent[] = [];
+    for await (const e of adaptStream(createAnthropicAdapter(), source())) events.push(e);
+    expect(events.map((e) => e.phase)).toEqual(['start', 'arguments-delta', 'failed']);
+  });
+
+  it('closes the open calls and rethrows when the stream fails', async () => {
+    async function* source() {
+      yield* chunks;
+      throw new Error('connection reset');
+    }
+    const events: ToolStreamEvent[] = [];
+    await expect(async () => {
+      for await (const e of adaptStream(createAnthropicAdapter(), source())) events.push(e);
+    }).rejects.toThrow('connection reset');
+    expect(events.map((e) => e.phase)).toEqual(['start', 'arguments-delta', 'failed']);
+  });
+
+  it('takes a plain iterable too', async () => {
+    const events: ToolStreamEvent[] = [];
+    for await (const e of adaptStream(createAnthropicAdapter(), chunks)) events.push(e);
+    expect(events).toHaveLength(3);
+  });
+});
