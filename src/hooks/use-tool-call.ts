@@ -1,0 +1,34 @@
+import { shallow } from 'zustand/shallow';
+import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
+import type { ToolCall } from '../core/tool-call';
+import { useToolgateStore } from './context';
+import { useStoreSelector } from './use-store-selector';
+
+/**
+ * One call, by id. Re-renders only when that call changes (a new object for it), not when
+ * other calls stream.
+ *
+ * @example
+ * function Status({ callId }) {
+ *   const call = useToolCall(callId);
+ *   return <span>{call?.status}</span>;
+ * }
+ */
+export function useToolCall(callId: string, store?: ToolStreamStore): ToolCall | undefined {
+  return useStoreSelector(useToolgateStore(store), (state: ToolStreamStoreState) => state.calls[callId]);
+}
+
+/**
+ * Any slice of the state; `equality` is shallow by default, so a selector that builds an
+ * array or object each time does not loop and re-renders only when its content changes.
+ *
+ * @example
+ * const running = useToolCalls((s) => s.order.filter((id) => s.calls[id]?.status === 'issued'));
+ */
+export function useToolCalls<T>(
+  selector: (state: ToolStreamStoreState) => T,
+  equality: (a: T, b: T) => boolean = shallow,
+  store?: ToolStreamStore,
+): T {
+  return useStoreSelector(useToolgateStore(store), selector, equality);
+}
