@@ -81,7 +81,7 @@ export function longText(size: number, seed = 1): string {
   const extras = ['"quoted"', 'naïve café', 'tab\there', 'back\\slash', '😀', '€100', 'line\nbreak'];
   const parts: string[] = [];
   let length = 0;
-  while (length < size) {
+  while (length <= size) {
     const word = random() < 0.06 ? extras[Math.floor(random() * extras.length)]! : WORDS[Math.floor(random() * WORDS.length)]!;
     parts.push(word);
     length += word.length + 1;
@@ -89,9 +89,9 @@ export function longText(size: number, seed = 1): string {
   let text = parts.join(' ');
   if (text.length > size) {
     text = text.slice(0, size);
-    // Do not end on half a surrogate pair.
+    // Do not end on half a surrogate pair; keep the exact length.
     const last = text.charCodeAt(text.length - 1);
-    if (last >= 0xd800 && last <= 0xdbff) text = text.slice(0, -1);
+    if (last >= 0xd800 && last <= 0xdbff) text = `${text.slice(0, -1)}.`;
   }
   return text;
 }

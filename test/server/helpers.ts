@@ -65,10 +65,12 @@ export class TestClient {
 
   /** The first frame (from index `from`) that matches; waits for it if none has come yet. */
   waitFor(predicate: (f: Frame) => boolean, from = 0, label = predicate.toString()): Promise<Frame> {
+    let next = from;
     return new Promise((resolve, reject) => {
       const check = () => {
-        for (let i = from; i < this.frames.length; i++) {
-          const frame = this.frames[i]!;
+        // Resume where the last check stopped, so waiting over many frames stays linear.
+        for (; next < this.frames.length; next++) {
+          const frame = this.frames[next]!;
           if (predicate(frame)) {
             cleanup();
             resolve(frame);
@@ -179,15 +181,12 @@ export function startTestServer(options: ReferenceServerOptions = {}): Promise<R
 
 /** Answer every `tool.call` as it comes, with `answer(call)`. */
 export function autoAnswer(client: TestClient, answer: (call: Frame) => unknown = () => ({ ok: true, output: null })): void {
-  const seen = new Set<string>();
+  let next = 0;
   const listener = () => {
-    for (const f of client.frames) {
-      if (f.type === 'tool.call' && !seen.has(f.callId as string)) {
-        seen.add(f.callId as string);
-        client.send({ type: 'tool.result', callId: f.callId, epoch: f.epoch, result: answer(f) });
-      }
+    for (; next < client.frames.length; next++) {
+      const f = client.frames[next]!;
+      if (f.type === 'tool.call') client.send({ type: 'tool.result', callId: f.callId, epoch: f.epoch, result: answer(f) });
     }
   };
-  // Poll on every frame: reuse the client's listener set through waitFor's mechanism.
   client.socket.on('message', () => setImmediate(listener));
 }
