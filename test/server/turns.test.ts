@@ -52,7 +52,7 @@ describe('reference server: scripted turns', () => {
 
   it('reports a server tool’s progress and settles it ok without its output', async () => {
     server = await startTestServer();
-    const { client } = await connect();
+    const { client, welcome } = await connect();
     await client.runTurn('search');
     const callId = client.stream()[0]!.callId as string;
     const phases = expectLifecycle(client, callId);
@@ -60,7 +60,7 @@ describe('reference server: scripted turns', () => {
     const settled = client.stream(callId).at(-1)!;
     expect(settled).toEqual({ type: 'tool.stream', phase: 'settled', callId, ok: true, seq: settled.seq });
     expect(client.stream(callId).find((f) => f.phase === 'progress')!.progress).toMatchObject({ stage: 'expanding query', step: 1, of: 3 });
-    expect(server.session(clients[0] && (await sessionIdOf(client)))!.results.get(callId)).toMatchObject({ ok: true, output: { hits: expect.any(Array) } });
+    expect(server.session(welcome.sessionId as string)!.results.get(callId)).toMatchObject({ ok: true, output: { hits: expect.any(Array) } });
   });
 
   it('goes from start straight to arguments-complete for a model that does not stream arguments', async () => {
@@ -207,7 +207,3 @@ describe('reference server: scripted turns', () => {
     await client.waitFor((f) => f.phase === 'arguments-delta', from);
   });
 });
-
-async function sessionIdOf(client: TestClient): Promise<string> {
-  return (await client.waitFor((f) => f.type === 'session.welcome')).sessionId as string;
-}
