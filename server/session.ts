@@ -809,6 +809,9 @@ export class Session {
     if (this.appCurrent !== entry) return;
     this.config.timer.clearTimeout(entry.timeout);
     this.appCurrent = undefined;
+    // Settle here, not in execute's continuation, so the page sees this call's `settled`
+    // before the next call's `tool.call`.
+    this.settle(entry.call, result);
     entry.resolve(result);
     this.pumpAppQueue();
   }
