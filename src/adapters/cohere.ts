@@ -21,11 +21,16 @@ import {
 
 export type CohereAdapterOptions = AdapterOptions;
 
-/** `delta.message.tool_calls` (one object, not an array, in v2 tool-call events). */
+/**
+ * `delta.message.tool_calls` (one object, not an array, in v2 tool-call events). The raw API
+ * is snake_case; the cohere-ai TypeScript SDK hands out the same events camelCased
+ * (`toolCalls`, `finishReason`), so both spellings are read.
+ */
 function toolCallOf(chunk: Rec, where: string): Rec {
   const delta = reqRecord(chunk, 'delta', where);
   const message = reqRecord(delta, 'message', `${where}.delta`);
-  return reqRecord(message, 'tool_calls', `${where}.delta.message`);
+  const key = message.tool_calls === undefined && message.toolCalls !== undefined ? 'toolCalls' : 'tool_calls';
+  return reqRecord(message, key, `${where}.delta.message`);
 }
 
 /**
@@ -95,7 +100,9 @@ export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStr
       }
       case 'message-end': {
         const delta = optRecord(chunk, 'delta', type);
-        finishReason = delta ? optString(delta, 'finish_reason', `${type}.delta`) : undefined;
+        finishReason = delta
+          ? (optString(delta, 'finish_reason', `${type}.delta`) ?? optString(delta, 'finishReason', `${type}.delta`))
+          : undefined;
         closeAll(
           finishReason === 'MAX_TOKENS'
             ? 'the response stopped at max_tokens (finish_reason "MAX_TOKENS")'

@@ -186,6 +186,17 @@ describe('the Cohere adapter', () => {
     expect(calls[0]!.message).toMatch(/^Cohere: the response stopped at max_tokens/);
   });
 
+  it("reads the cohere-ai SDK's camelCased events too", () => {
+    const { calls } = run(createCohereAdapter(), [
+      { type: 'message-start', id: 'm' },
+      { type: 'tool-call-start', index: 0, delta: { message: { toolCalls: { id: 'w', function: { name: 'weather', arguments: '' } } } } },
+      { type: 'tool-call-delta', index: 0, delta: { message: { toolCalls: { function: { arguments: '{"city":"Os' } } } } },
+      { type: 'message-end', delta: { finishReason: 'MAX_TOKENS' } },
+    ]);
+    expect(calls[0]).toMatchObject({ name: 'weather', outcome: 'failed' });
+    expect(calls[0]!.message).toMatch(/max_tokens/);
+  });
+
   it('reports a delta for an index that never started', () => {
     const reasons: string[] = [];
     createCohereAdapter({ onError: (r) => reasons.push(r) }).push(delta(2, '{'));
