@@ -304,6 +304,8 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
   const registry = new Map<string, Registration>();
   /** Open calls in arrival order. The one holding the slot, if any, is always the first. */
   const open = new Map<string, CallRecord>();
+  /** How many open calls each tool name has, so a tool's state is built without a scan. */
+  const openByName = new Map<string, number>();
   let active: CallRecord | null = null;
   let floor = options.epoch ?? 0;
   let closed = false;
@@ -392,9 +394,8 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
   function toolView(registration: Registration): AppToolState {
     if (registration.view) return registration.view;
     const name = registration.declaration.name;
-    let queued = 0;
-    for (const record of open.values()) if (record.name === name && record !== active) queued++;
     const current = active !== null && active.name === name ? callView(active) : null;
+    const queued = (openByName.get(name) ?? 0) - (current ? 1 : 0);
     registration.view = Object.freeze({
       name,
       status: current ? 'running' : queued > 0 ? 'queued' : 'idle',
@@ -623,6 +624,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     };
     known.set(callId, promise);
     open.set(callId, record);
+    openByName.set(name, (openByName.get(name) ?? 0) + 1);
     touchCall(record);
     pump();
     return promise;
@@ -802,6 +804,9 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
       record.timerSet = false;
     }
     open.delete(record.callId);
+    const left = (openByName.get(record.name) ?? 1) - 1;
+    if (left > 0) openByName.set(record.name, left);
+    else openByName.delete(record.name);
     const registration = registry.get(record.name);
     if (registration) {
       registration.lastResult = Object.freeze({ callId: record.callId, result });
