@@ -1,10 +1,14 @@
 // Build server/ into server/dist (Node 20 cannot run TypeScript) and start it.
-// Usage: node server/run.mjs   (PORT, HOST, TOOLGATE_SPEED, ... as in server/main.ts)
+// Usage: node server/run.mjs [--build-only] [--out=DIR]
+// Environment: PORT, HOST, TOOLGATE_SPEED, … as documented in server/main.ts.
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'tsdown';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outDir = fileURLToPath(new URL('./dist', import.meta.url));
+const outArg = process.argv.find((a) => a.startsWith('--out='));
+// A separate folder per caller keeps two concurrent builds (a test, `npm start`) apart.
+const outDir = outArg ? resolve(root, outArg.slice('--out='.length)) : fileURLToPath(new URL('./dist', import.meta.url));
 
 await build({
   config: false,
@@ -15,7 +19,9 @@ await build({
   platform: 'node',
   target: 'node20',
   dts: false,
-  clean: true,
+  // Stable file names, so a rebuild overwrites rather than piles up.
+  hash: false,
+  clean: false,
   fixedExtension: true,
   tsconfig: false,
   logLevel: 'warn',
@@ -23,4 +29,4 @@ await build({
 });
 
 if (process.argv.includes('--build-only')) process.exit(0);
-await import(pathToFileURL(`${outDir}/main.mjs`).href);
+await import(pathToFileURL(resolve(outDir, 'main.mjs')).href);
