@@ -1,0 +1,148 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  CONFIRMATION_EVENTS,
+  CONFIRMATION_STATUSES,
+  CONFIRMATION_TRANSITIONS,
+  MISSING_TOOL_DESCRIPTOR,
+  classifyRoomError,
+  needsConfirmation,
+  nextConfirmationStatus,
+  resolveToolDescriptor,
+  ToolRoomError,
+  ToolRoomUnknownOutcomeError,
+  type ConfirmationOutcome,
+  type ConfirmationStatus,
+} from 'toolgate/core';
+
+describe('the confirmation transition table', () => {
+  it('has a row for every state', () => {
+    expect(Object.keys(CONFIRMATION_TRANSITIONS).sort()).toEqual([...CONFIRMATION_STATUSES].sort());
+  });
+
+  it('moves through idle, reviewing, confirming, invoking to done on the happy path', () => {
+    let status: ConfirmationStatus = 'idle';
+    const path: ConfirmationStatus[] = [status];
+    for (const event of ['review', 'confirm', 'confirmed', 'succeed'] as const) {
+      status = nextConfirmationStatus(status, event) as ConfirmationStatus;
+      path.push(status);
+    }
+    expect(path).toEqual(['idle', 'reviewing', 'confirming', 'invoking', 'done']);
+  });
+
+  it('accepts approve (confirm) only while reviewing, which makes a second approval a no-op', () => {
+    const accepting = CONFIRMATION_STATUSES.filter((s) => nextConfirmationStatus(s, 'confirm') !== undefined);
+    // `uncertain` and `failed` accept `confirm` only as the controller's guarded, deliberate retry.
+    expect(accepting).toEqual(['reviewing', 'failed', 'uncertain']);
+    expect(nextConfirmationStatus('confirming', 'confirm')).toBeUndefined();
+    expect(nextConfirmationStatus('invoking', 'confirm')).toBeUndefined();
+  });
+
+  it('lets nothing cancel a request once approved: no deny or withdraw after reviewing', () => {
+    for (const status of ['confirming', 'invoking', 'checking', 'done', 'failed', 'uncertain', 'refused'] as const) {
+      expect(nextConfirmationStatus(status, 'deny')).toBeUndefined();
+      expect(nextConfirmationStatus(status, 'withdraw')).toBeUndefined();
+    }
+  });
+
+  it('never invokes from a refused confirmation', () => {
+    expect(nextConfirmationStatus('confirming', 'refuse')).toBe('refused');
+    expect(CONFIRMATION_TRANSITIONS.refused).toEqual({});
+  });
+
+  it('sends a lost write to uncertain and offers the check from there', () => {
+    expect(nextConfirmationStatus('invoking', 'lose')).toBe('uncertain');
+    expect(nextConfirmationStatus('uncertain', 'check')).toBe('checking');
+    expect(nextConfirmationStatus('checking', 'succeed')).toBe('done');
+    expect(nextConfirmationStatus('checking', 'fail')).toBe('failed');
+    expect(nextConfirmationStatus('checking', 'lose')).toBe('uncertain');
+  });
+
+  it('allows a direct invoke from idle for a descriptor that needs no confirmation', () => {
+    expect(nextConfirmationStatus('idle', 'invoke')).toBe('invoking');
+  });
+
+  it('keeps done, denied, refused and withdrawn final', () => {
+    for (const status of ['done', 'denied', 'refused', 'withdrawn'] as const) {
+      for (const event of CONFIRMATION_EVENTS) expect(nextConfirmationStatus(status, event)).toBeUndefined();
+    }
+  });
+
+  it('only ever leads to known states', () => {
+    for (const status of CONFIRMATION_STATUSES) {
+      for (const event of CONFIRMATION_EVENTS) {
+        const next = nextConfirmationStatus(status, event);
+        if (next !== undefined) expect(CONFIRMATION_STATUSES).toContain(next);
+      }
+    }
+  });
+
+  it('types the outcome as DESIGN’s union, exactly', () => {
+    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain'>();
+    expectTypeOf<Extract<ConfirmationOutcome, { status: 'done' }>>().toEqualTypeOf<{
+      readonly status: 'done';
+      readonly output: unknown;
+      readonly fingerprint: string;
+      readonly confirmationId: string | null;
+    }>();
+    expectTypeOf<Extract<ConfirmationOutcome, { status: 'denied' }>>().toEqualTypeOf<{ readonly status: 'denied'; readonly reason?: string }>();
+    expectTypeOf<Extract<ConfirmationOutcome, { status: 'uncertain' }>>().toEqualTypeOf<{ readonly status: 'uncertain'; readonly reason: string }>();
+  });
+});
+
+describe('tool descriptors', () => {
+  it('counts a missing descriptor as a write that needs confirmation', () => {
+    expect(resolveToolDescriptor(undefined)).toBe(MISSING_TOOL_DESCRIPTOR);
+    expect(resolveToolDescriptor(null)).toMatchObject({ effect: 'write', requiresConfirmation: true });
+    expect(needsConfirmation(undefined)).toBe(true);
+  });
+
+  it('takes the cautious default for each missing or unknown field', () => {
+    expect(resolveToolDescriptor({})).toEqual({ effect: 'write', risk: 'high', requiresConfirmation: true });
+    expect(resolveToolDescriptor({ effect: 'read' })).toEqual({ effect: 'read', risk: 'high', requiresConfirmation: true });
+    expect(resolveToolDescriptor({ effect: 'delete' as never, risk: 'extreme' as never, requiresConfirmation: 'no' as never })).toEqual({
+      effect: 'write',
+      risk: 'high',
+      requiresConfirmation: true,
+    });
+  });
+
+  it('keeps what a full descriptor says, frozen', () => {
+    const resolved = resolveToolDescriptor({
+      effect: 'read',
+      risk: 'low',
+      requiresConfirmation: false,
+      requiredAction: 'tool:invoke:lookup',
+      description: 'Looks things up',
+      title: 'Look up',
+    });
+    expect(resolved).toEqual({
+      effect: 'read',
+      risk: 'low',
+      requiresConfirmation: false,
+      requiredAction: 'tool:invoke:lookup',
+      description: 'Looks things up',
+      title: 'Look up',
+    });
+    expect(Object.isFrozen(resolved)).toBe(true);
+    expect(needsConfirmation(resolved)).toBe(false);
+  });
+});
+
+describe('room errors', () => {
+  it('are definite only when they say so', () => {
+    expect(classifyRoomError(new ToolRoomError('no'))).toBe('definite');
+    expect(classifyRoomError({ definite: true, message: 'no' })).toBe('definite');
+    expect(classifyRoomError(new ToolRoomError('maybe', { definite: false }))).toBe('unknown');
+    expect(classifyRoomError(new ToolRoomUnknownOutcomeError('lost'))).toBe('unknown');
+    expect(classifyRoomError(new DOMException('timed out', 'TimeoutError'))).toBe('unknown');
+    expect(classifyRoomError(new TypeError('Failed to fetch'))).toBe('unknown');
+    expect(classifyRoomError(undefined)).toBe('unknown');
+  });
+
+  it('carry their name, code and definiteness', () => {
+    const lost = new ToolRoomUnknownOutcomeError('no answer', { code: 'timeout' });
+    expect(lost).toBeInstanceOf(ToolRoomError);
+    expect(lost).toMatchObject({ name: 'ToolRoomUnknownOutcomeError', definite: false, code: 'timeout', message: 'no answer' });
+    expect(new ToolRoomError('forbidden', { code: 'forbidden' })).toMatchObject({ name: 'ToolRoomError', definite: true });
+  });
+});
