@@ -29,8 +29,9 @@ export interface AdapterOptions {
 /** A stateful mapper from one provider's stream chunks to toolgate `tool.stream` events. */
 export interface ToolStreamAdapter {
   /**
-   * Map one chunk (the parsed object, or the JSON text of an SSE `data:` line) to the events
-   * it causes, in order. Never throws; chunks of unknown types give no events.
+   * Map one chunk (the parsed object, or its JSON text: a WebSocket message or an SSE
+   * `data:` line; other SSE lines are skipped) to the events it causes, in order. Never
+   * throws; chunks of unknown types give no events.
    */
   push(chunk: unknown): ToolStreamEvent[];
   /**
@@ -253,7 +254,10 @@ export function defineAdapter(
       }
       let value = chunk;
       if (typeof value === 'string') {
-        const text = value.trim().replace(/^data:\s*/, '');
+        const line = value.trim();
+        // The other SSE fields (`event:`, `id:`, `retry:`, `:` comments) carry no chunk.
+        if (/^(event|id|retry):|^:/.test(line)) return [];
+        const text = line.replace(/^data:\s*/, '');
         if (text === '' || text === '[DONE]') return [];
         try {
           value = JSON.parse(text) as unknown;

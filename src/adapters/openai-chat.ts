@@ -123,8 +123,8 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions = {}):
           ? `${choiceIndex}/id:${id}`
           : `${choiceIndex}/at:${position}`;
     let entry = open.get(key);
-    // Gemini's OpenAI-compatible endpoint numbers several calls with the same index; a new
-    // provider id at an open index is a new call, and the old one is done.
+    // Some compatible servers give every call index 0; a new provider id at an index that
+    // is still open is a new call, and the old one is done.
     if (entry !== undefined && id !== undefined && id !== '' && entry.providerId !== undefined && id !== entry.providerId) {
       close(entry, undefined, false);
       entry = undefined;

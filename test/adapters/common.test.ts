@@ -85,10 +85,12 @@ describe.each(ADAPTERS)('the %s adapter', (_label, create, provider, startChunk)
     expect(closing.at(-1)).toMatchObject({ callId: started[0]!.callId });
   });
 
-  it('reads SSE text: a data line, the JSON alone, and ignores [DONE] and blank lines', () => {
+  it('reads SSE text: a data line, the JSON alone, and skips [DONE], blank lines and the other SSE fields', () => {
     const { adapter, errors } = setup();
     expect(adapter.push(`data: ${JSON.stringify(startChunk)}`)[0]).toMatchObject({ phase: 'start', name: 'lookup' });
+    expect(create().push(JSON.stringify(startChunk))[0]).toMatchObject({ phase: 'start', name: 'lookup' });
     expect(adapter.push('data: [DONE]')).toEqual([]);
+    for (const line of ['event: message_start', 'id: 7', 'retry: 100', ': keep-alive']) expect(adapter.push(line)).toEqual([]);
     expect(adapter.push('')).toEqual([]);
     expect(errors).toEqual([]);
   });
