@@ -214,6 +214,21 @@ describe('reference server: the room', () => {
     expect((await client.room('listEffects')).result.effects).toHaveLength(2);
   });
 
+  it('treats a __proto__ member of the arguments as data, in the hash and in validation', async () => {
+    server = await startTestServer();
+    const { client } = await connect();
+    const text = '{"type":"room.request","id":"p","method":"confirmTool","params":{"toolName":"add_note","arguments":{"customerId":"c_100","text":"x","__proto__":{"admin":true}}}}';
+    client.sendText(text);
+    const confirmed = await client.waitFor((f) => f.id === 'p');
+    const args = JSON.parse('{"customerId":"c_100","text":"x","__proto__":{"admin":true}}');
+    expect(confirmed.result.argumentsHash).toBe(fingerprintOf(args));
+    client.sendText(text.replace('"id":"p"', '"id":"q"').replace('confirmTool', 'invokeTool'));
+    const refused = await client.waitFor((f) => f.id === 'q');
+    expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    expect(refused.error.message).toMatch(/__proto__: not allowed/);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
   it('answers an unknown method with UNKNOWN_METHOD', async () => {
     server = await startTestServer();
     const { client } = await connect();
