@@ -5,8 +5,13 @@
  * end at the provider's final value.
  */
 import { describe, expect, it } from 'vitest';
-import * as core from 'toolgate/core';
-import { createArgumentsParser, type ToolStreamEvent } from 'toolgate/core';
+import {
+  createArgumentsParser,
+  createToolStreamStore,
+  initialToolStreamState,
+  stepToolEvent,
+  type ToolStreamEvent,
+} from 'toolgate/core';
 import {
   createAISDKAdapter,
   createAnthropicAdapter,
@@ -54,60 +59,47 @@ describe.each(recordingFiles())('previews of %s', (file) => {
   });
 });
 
-// The reducer and store are written alongside the adapters; this part runs once
-// `toolgate/core` exports them (DESIGN "Names other code relies on").
-type Reduce = (state: unknown, event: unknown, meta?: { now?: number }) => unknown;
-type Verdict = { outcome: string; reason?: string; warning?: string };
-type Step = (state: unknown, event: unknown, meta?: { now?: number }) => { state: unknown; verdict: Verdict };
-const exported = core as Record<string, unknown>;
-const reduceToolEvent = exported.reduceToolEvent as Reduce | undefined;
-const stepToolEvent = exported.stepToolEvent as Step | undefined;
-const initialToolStreamState = exported.initialToolStreamState as (() => unknown) | undefined;
+describe.each(recordingFiles())('%s through the reducer', (file) => {
+  const { events, calls } = replay(adapterFor(file), readRecording(file));
 
-interface CallView {
-  name: string;
-  status: string;
-  partialArguments: unknown;
-  arguments: unknown;
-}
-type StateView = { calls: Record<string, CallView>; order: string[] };
-
-describe.skipIf(reduceToolEvent === undefined || initialToolStreamState === undefined)(
-  'the recordings through the reducer',
-  () => {
-    it.each(recordingFiles())('%s: previews grow, never contradict, and end at the final arguments', (file) => {
-      const { events, calls } = replay(adapterFor(file), readRecording(file));
-      let state = initialToolStreamState!() as StateView;
-      const seen = new Map<string, unknown[]>();
-      events.forEach((event: ToolStreamEvent, i) => {
-        if (stepToolEvent) {
-          // Every adapter event is one the reducer applies: no rejection, no warning.
-          const { verdict } = stepToolEvent(state, event, { now: i });
-          expect(verdict, `${file}: event ${i} (${event.phase})`).toEqual({ outcome: 'applied' });
-        }
-        state = reduceToolEvent!(state, event, { now: i }) as StateView;
-        const view = state.calls[event.callId];
-        expect(view, `${file}: event ${i} reached the call`).toBeDefined();
-        const list = seen.get(event.callId) ?? [];
-        list.push(view!.partialArguments);
-        seen.set(event.callId, list);
-      });
-      expect(state.order).toEqual(calls.map((c) => c.callId));
-      for (const call of calls) {
-        const view = state.calls[call.callId]!;
-        expect(view.name).toBe(call.name);
-        if (call.outcome === 'failed') {
-          expect(view.status).toBe('failed');
-          continue;
-        }
-        // The AI SDK stream also carries the tool outputs, which settle its calls.
-        const settled = call.events.some((e) => e.phase === 'settled');
-        expect(view.status).toBe(settled ? 'settled' : 'issued');
-        expect(view.arguments).toEqual(call.arguments);
-        const previews = seen.get(call.callId)!.filter((p) => p !== undefined);
-        for (let i = 1; i < previews.length; i++) expect(isConsistentPreview(previews[i - 1], previews[i])).toBe(true);
-        for (const preview of previews) expect(isConsistentPreview(preview, call.arguments)).toBe(true);
-      }
+  it('applies every event: previews grow, never contradict, and end at the final arguments', () => {
+    let state = initialToolStreamState();
+    const seen = new Map<string, unknown[]>();
+    events.forEach((event: ToolStreamEvent, i) => {
+      const step = stepToolEvent(state, event, { now: i });
+      // No rejection and no warning: the reducer takes every adapter event as it is.
+      expect(step.verdict, `event ${i} (${event.phase})`).toEqual({ outcome: 'applied' });
+      state = step.state;
+      const list = seen.get(event.callId) ?? [];
+      list.push(state.calls[event.callId]!.partialArguments);
+      seen.set(event.callId, list);
     });
-  },
-);
+    expect(state.order).toEqual(calls.map((c) => c.callId));
+    for (const call of calls) {
+      const view = state.calls[call.callId]!;
+      expect(view.name).toBe(call.name);
+      if (call.outcome === 'failed') {
+        expect(view.status).toBe('failed');
+        continue;
+      }
+      // The AI SDK stream also carries the tool outputs, which settle its calls.
+      const settled = call.events.some((e) => e.phase === 'settled');
+      expect(view.status).toBe(settled ? 'settled' : 'issued');
+      expect(view.arguments).toEqual(call.arguments);
+      const previews = seen.get(call.callId)!.filter((p) => p !== undefined);
+      for (let i = 1; i < previews.length; i++) expect(isConsistentPreview(previews[i - 1], previews[i])).toBe(true);
+      for (const preview of previews) expect(isConsistentPreview(preview, call.arguments)).toBe(true);
+    }
+  });
+
+  it('fills a store without a single onError, as docs/adapters.md shows', () => {
+    const reasons: string[] = [];
+    const store = createToolStreamStore({ onError: (reason) => reasons.push(reason), now: () => 0 });
+    const { dispatch } = store.getState();
+    const adapter = adapterFor(file)();
+    for (const chunk of readRecording(file)) for (const e of adapter.push(chunk)) dispatch(e);
+    for (const e of adapter.end()) dispatch(e);
+    expect(reasons).toEqual([]);
+    expect(store.getState().order).toHaveLength(calls.length);
+  });
+});
