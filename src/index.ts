@@ -3,3 +3,4 @@
 
 export * from './core';
 export * from './hooks';
+export * from './components';

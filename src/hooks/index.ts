@@ -2,3 +2,8 @@ export * from './context';
 export * from './use-store-selector';
 export * from './use-tool-stream';
 export * from './use-tool-call';
+export * from './labels';
+export * from './use-now';
+export * from './use-call-duration';
+export * from './use-status-announcer';
+export * from './use-tool-timeline';

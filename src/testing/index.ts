@@ -5,3 +5,4 @@ export * from './scripted-session';
 export * from './manual-clock';
 export * from './tool-events';
 export * from './scripted-room';
+export * from './replay';

@@ -1,0 +1,2 @@
+/** Join class names, skipping empty ones. */
+export const cx = (...names: (string | false | undefined)[]): string => names.filter(Boolean).join(' ');

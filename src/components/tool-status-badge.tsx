@@ -1,0 +1,38 @@
+import { forwardRef, type ComponentPropsWithoutRef } from 'react';
+import type { ToolCallStatus } from '../core/call-lifecycle';
+import { callOutcome, statusText, useLabels } from '../hooks/labels';
+import { cx } from './cx';
+
+export interface ToolStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'span'>, 'children'> {
+  status: ToolCallStatus;
+  /** For a settled call: whether it succeeded (a failure shows its code). */
+  ok?: boolean | undefined;
+  /** For a settled failure: the result code (`TIMEOUT`, …). */
+  code?: string | undefined;
+}
+
+/**
+ * A call's status in words, with `data-status` (the lifecycle status) and `data-outcome`
+ * (`open | ok | error | cancelled | failed`) for styling.
+ *
+ * @example
+ * <ToolStatusBadge status={call.status} ok={call.ok} code={call.code} />
+ */
+export const ToolStatusBadge = forwardRef<HTMLSpanElement, ToolStatusBadgeProps>(function ToolStatusBadge(
+  { status, ok, code, className, ...rest },
+  ref,
+) {
+  const labels = useLabels();
+  return (
+    <span
+      {...rest}
+      ref={ref}
+      className={cx('toolgate-badge', className)}
+      data-status={status}
+      data-outcome={callOutcome({ status, ok })}
+      data-code={status === 'settled' && ok === false ? (code ?? 'FAILED') : undefined}
+    >
+      {statusText(labels, { status, ok, code })}
+    </span>
+  );
+});

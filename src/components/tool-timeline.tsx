@@ -1,0 +1,72 @@
+import { forwardRef, type ComponentPropsWithoutRef } from 'react';
+import { formatDuration, formatTime, statusText, useLabels } from '../hooks/labels';
+import { useToolTimeline, type UseToolTimelineOptions } from '../hooks/use-tool-timeline';
+import { cx } from './cx';
+
+export interface ToolTimelineProps extends UseToolTimelineOptions, Omit<ComponentPropsWithoutRef<'figure'>, 'children'> {}
+
+const pct = (fraction: number) => `${(fraction * 100).toFixed(3)}%`;
+
+/**
+ * The session's calls as bars on one time axis: a hatched part while the model wrote the
+ * arguments (what waited), then a solid part while the call ran, coloured by how it ended.
+ * Each bar has a text equivalent (name, status, start, how long each part took).
+ *
+ * @example
+ * <ToolTimeline />
+ */
+export const ToolTimeline = forwardRef<HTMLElement, ToolTimelineProps>(function ToolTimeline({ store, now, clock, className, ...rest }, ref) {
+  const labels = useLabels();
+  const { rows, from, to } = useToolTimeline({ store, now, clock });
+  const { locale } = labels;
+  const legend: [string, string][] = [
+    ['writing', labels.phaseWriting],
+    ['open', labels.phaseRunning],
+    ['ok', labels.status.settled],
+    ['error', labels.codes.FAILED],
+    ['cancelled', labels.status.cancelled],
+    ['failed', labels.status.failed],
+  ];
+  return (
+    <figure {...rest} ref={ref} className={cx('toolgate-timeline', className)}>
+      <figcaption className="toolgate-timeline-caption">
+        {labels.timeline}{' '}
+        <span className="toolgate-timeline-axis">
+          {formatTime(from, locale)} + {formatDuration(to - from, locale)}
+        </span>
+      </figcaption>
+      <ol className="toolgate-timeline-rows">
+        {rows.map(({ call, outcome, start, issued, end, offset, writing, running }) => (
+          <li key={call.callId} data-status={call.status} data-outcome={outcome}>
+            <span className="toolgate-timeline-name" aria-hidden="true">
+              {call.name}
+            </span>
+            <span className="toolgate-timeline-track" aria-hidden="true">
+              <span data-phase="writing" style={{ insetInlineStart: pct(offset), width: pct(writing) }} />
+              <span data-phase="running" style={{ insetInlineStart: pct(offset + writing), width: pct(running) }} />
+            </span>
+            <span className="toolgate-timeline-time" aria-hidden="true">
+              {formatDuration(end - start, locale)}
+            </span>
+            <span className="toolgate-sr-only">
+              {labels.timelineRow({
+                name: call.name,
+                status: statusText(labels, call),
+                start: formatTime(start, locale),
+                writing: formatDuration((issued ?? end) - start, locale),
+                running: issued === undefined ? undefined : formatDuration(end - issued, locale),
+              })}
+            </span>
+          </li>
+        ))}
+      </ol>
+      <ul className="toolgate-timeline-legend">
+        {legend.map(([key, text]) => (
+          <li key={key} data-outcome={key}>
+            {text}
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+});

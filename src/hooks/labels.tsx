@@ -1,0 +1,219 @@
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import type { ToolCallStatus } from '../core/call-lifecycle';
+import type { ToolCall } from '../core/tool-call';
+import type { ToolLocation, ToolResultCode, ToolRisk } from '../core/wire';
+
+/**
+ * Every string the kit shows, in one object. Plain strings, or functions where a string holds
+ * data (a count, a name, a duration); numbers, dates and durations arrive already formatted
+ * through `Intl` for `locale`. Override any part with `<ToolgateLabelsProvider>`.
+ */
+export interface ToolgateLabels {
+  /** BCP 47 locale for `Intl` (numbers, times, durations); the runtime's default when undefined. */
+  locale: string | undefined;
+  status: Record<ToolCallStatus, string>;
+  /** A settled call that failed, by result code (seed 000, "Results"). */
+  codes: Record<ToolResultCode, string>;
+  /** A failure code the kit does not know. */
+  unknownCode: (code: string) => string;
+  location: Record<ToolLocation, string>;
+  risk: Record<ToolRisk, string>;
+  cancelledBy: Record<'local' | 'server', string>;
+  /** A `settled` that came after a local cancel: the effect may have happened anyway. */
+  lateOutcome: (outcome: string) => string;
+  /** Before the server's reason when the model stopped writing the arguments. */
+  modelStopped: string;
+  /** A call built only from legacy `tool.preview` events. */
+  legacyPreview: string;
+  calls: string;
+  empty: string;
+  closed: string;
+  /** The heading of a turn's group: `index` counts from 1. */
+  turn: (index: number, turnId: string) => string;
+  noTurn: string;
+  arguments: string;
+  result: string;
+  took: (duration: string) => string;
+  elapsed: (duration: string) => string;
+  waitingForArguments: string;
+  /** Read out after the value being written while arguments stream. */
+  writing: string;
+  /** A required field (from the tool's schema) not yet written, or missing from complete arguments. */
+  pendingField: string;
+  missingField: string;
+  notJson: string;
+  rawText: string;
+  items: (count: number, formatted: string) => string;
+  fields: (count: number, formatted: string) => string;
+  characters: (count: number, formatted: string) => string;
+  showMore: (more: string, left: string) => string;
+  showAll: string;
+  showLess: string;
+  progress: string;
+  progressOf: (done: string, total: string) => string;
+  timeline: string;
+  phaseWriting: string;
+  phaseRunning: string;
+  /** The text equivalent of one timeline bar. */
+  timelineRow: (row: { name: string; status: string; start: string; writing?: string; running?: string }) => string;
+  /** What the live region says when a call's status changes. */
+  announce: (name: string, status: string) => string;
+}
+
+export const defaultLabels: ToolgateLabels = {
+  locale: undefined,
+  status: {
+    pending: 'Waiting',
+    streaming: 'Writing arguments',
+    issued: 'Running',
+    settled: 'Done',
+    cancelled: 'Cancelled',
+    failed: 'Stopped',
+  },
+  codes: {
+    INTERRUPTED: 'Interrupted',
+    REJECTED: 'Rejected',
+    INVALID: 'Invalid arguments',
+    TIMEOUT: 'Timed out',
+    FAILED: 'Failed',
+  },
+  unknownCode: (code) => `Failed (${code})`,
+  location: { server: 'Server tool', app: 'App tool' },
+  risk: { low: 'Low risk', medium: 'Medium risk', high: 'High risk' },
+  cancelledBy: { local: 'Cancelled here', server: 'Cancelled by the server' },
+  lateOutcome: (outcome) => `Finished anyway after the cancel: ${outcome}`,
+  modelStopped: 'The model stopped:',
+  legacyPreview: 'Preview',
+  calls: 'Tool calls',
+  empty: 'No tool calls yet',
+  closed: 'Session closed',
+  turn: (index) => `Turn ${index}`,
+  noTurn: 'Other calls',
+  arguments: 'Arguments',
+  result: 'Result',
+  took: (duration) => `Took ${duration}`,
+  elapsed: (duration) => `${duration} so far`,
+  waitingForArguments: 'Waiting for arguments…',
+  writing: '(being written)',
+  pendingField: 'pending',
+  missingField: 'missing',
+  notJson: 'Not valid JSON',
+  rawText: 'Raw argument text',
+  items: (count, formatted) => (count === 1 ? '1 item' : `${formatted} items`),
+  fields: (count, formatted) => (count === 1 ? '1 field' : `${formatted} fields`),
+  characters: (count, formatted) => (count === 1 ? '1 character' : `${formatted} characters`),
+  showMore: (more, left) => `Show ${more} more (${left} left)`,
+  showAll: 'Show all',
+  showLess: 'Show less',
+  progress: 'Progress',
+  progressOf: (done, total) => `${done} of ${total}`,
+  timeline: 'Timeline',
+  phaseWriting: 'Writing arguments',
+  phaseRunning: 'Running',
+  timelineRow: ({ name, status, start, writing, running }) =>
+    [`${name}: ${status}`, `started ${start}`, writing && `arguments ${writing}`, running && `ran ${running}`].filter(Boolean).join(', '),
+  announce: (name, status) => `${name}: ${status}`,
+};
+
+type Override<T> = { [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? Partial<T[K]> : T[K] };
+
+/** Any part of the labels: records (`status`, `codes`, …) may be given in part. */
+export type ToolgateLabelsOverride = Override<ToolgateLabels>;
+
+/** `base` with `override` laid over it, one level deep (so `{ status: { settled: 'OK' } }` keeps the other statuses). */
+export function mergeLabels(base: ToolgateLabels, override: ToolgateLabelsOverride | undefined): ToolgateLabels {
+  if (!override) return base;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    if (value === undefined && key !== 'locale') continue;
+    const prior = merged[key];
+    merged[key] = value && typeof value === 'object' && prior && typeof prior === 'object' ? { ...prior, ...value } : value;
+  }
+  return merged as unknown as ToolgateLabels;
+}
+
+const LabelsContext = createContext<ToolgateLabels>(defaultLabels);
+
+export interface ToolgateLabelsProviderProps {
+  /** Labels laid over those of the nearest provider above (or `defaultLabels`). Hoist the object: a new one re-renders every consumer. */
+  labels?: ToolgateLabelsOverride;
+  children?: ReactNode;
+}
+
+/**
+ * Override the kit's strings (and its locale) below this point. Providers nest: each lays its
+ * `labels` over the one above, so a locale pack and a per-tool tweak compose.
+ *
+ * @example
+ * <ToolgateLabelsProvider labels={{ locale: 'fr', status: { settled: 'Terminé' } }}>
+ *   <ToolCallList />
+ * </ToolgateLabelsProvider>
+ */
+export function ToolgateLabelsProvider({ labels, children }: ToolgateLabelsProviderProps) {
+  const parent = useContext(LabelsContext);
+  const value = useMemo(() => mergeLabels(parent, labels), [parent, labels]);
+  return <LabelsContext.Provider value={value}>{children}</LabelsContext.Provider>;
+}
+
+/**
+ * The labels in effect here.
+ *
+ * @example
+ * const labels = useLabels();
+ * return <span>{labels.status[call.status]}</span>;
+ */
+export function useLabels(): ToolgateLabels {
+  return useContext(LabelsContext);
+}
+
+/** What a call's status says to a person: a settled failure says its code, not just "Done". */
+export function statusText(labels: ToolgateLabels, call: Pick<ToolCall, 'status' | 'ok' | 'code'>): string {
+  if (call.status !== 'settled' || call.ok !== false) return labels.status[call.status];
+  return outcomeText(labels, false, call.code);
+}
+
+/** The text of a settled outcome (also used for a late outcome). */
+export function outcomeText(labels: ToolgateLabels, ok: boolean, code: string | undefined): string {
+  if (ok) return labels.status.settled;
+  const c = code ?? 'FAILED';
+  return Object.hasOwn(labels.codes, c) ? labels.codes[c as ToolResultCode] : labels.unknownCode(c);
+}
+
+/** `ok`, `error`, `cancelled`, `failed` or `open`: the colour a call's outcome takes. */
+export type ToolCallOutcome = 'open' | 'ok' | 'error' | 'cancelled' | 'failed';
+
+export function callOutcome(call: Pick<ToolCall, 'status' | 'ok'>): ToolCallOutcome {
+  switch (call.status) {
+    case 'settled':
+      return call.ok === false ? 'error' : 'ok';
+    case 'cancelled':
+    case 'failed':
+      return call.status;
+    default:
+      return 'open';
+  }
+}
+
+const formats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let format = formats.get(key) as T | undefined;
+  if (!format) formats.set(key, (format = make()));
+  return format;
+}
+
+/** A count, through `Intl.NumberFormat`. */
+export function formatNumber(value: number, locale?: string): string {
+  return cached(`n${locale}`, () => new Intl.NumberFormat(locale)).format(value);
+}
+
+/** A duration in ms as `350 ms`, `1.2 s` or `2.5 min`, through `Intl.NumberFormat` units. */
+export function formatDuration(ms: number, locale?: string): string {
+  const [value, unit, digits] = ms < 1000 ? [ms, 'millisecond', 0] : ms < 60_000 ? [ms / 1000, 'second', 1] : [ms / 60_000, 'minute', 1];
+  const format = cached(`d${locale}${unit}`, () => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: digits }));
+  return format.format(Math.max(0, value));
+}
+
+/** A time of day (to the second), through `Intl.DateTimeFormat`. */
+export function formatTime(at: number, locale?: string): string {
+  return cached(`t${locale}`, () => new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', second: '2-digit' })).format(at);
+}

@@ -1,0 +1,29 @@
+import { isTerminalStatus } from '../core/call-lifecycle';
+import type { ToolCall } from '../core/tool-call';
+import { useNow, type ToolgateClock } from './use-now';
+
+export interface CallDuration {
+  /** Milliseconds from start to end, or to now while the call is open; `undefined` without timestamps. */
+  ms: number | undefined;
+  /** `true` once the call has ended: `ms` is final. */
+  final: boolean;
+}
+
+/**
+ * How long a call took, or has been going; ticks every `intervalMs` while the call is open.
+ * The store's clock stamps the call, so pass the same clock here if the store has its own.
+ *
+ * @example
+ * const { ms, final } = useCallDuration(call);
+ */
+export function useCallDuration(
+  call: Pick<ToolCall, 'status' | 'startedAt' | 'endedAt'> | undefined,
+  options: { intervalMs?: number; clock?: ToolgateClock } = {},
+): CallDuration {
+  const final = call !== undefined && isTerminalStatus(call.status);
+  const live = call?.startedAt !== undefined && !final;
+  const now = useNow(live, options.intervalMs, options.clock);
+  if (call?.startedAt === undefined) return { ms: undefined, final };
+  const end = final ? call.endedAt : now;
+  return { ms: end === undefined ? undefined : Math.max(0, end - call.startedAt), final };
+}

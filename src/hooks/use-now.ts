@@ -1,0 +1,40 @@
+import { useEffect, useState } from 'react';
+
+/** A clock for the kit's live displays: the host's `{ now, setTimeout, clearTimeout }` shape, so a manual clock fits. */
+export interface ToolgateClock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The real clock. */
+export const systemClock: ToolgateClock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * The current time, re-read every `intervalMs` while `active` (and not at all otherwise, so a
+ * finished call costs nothing).
+ *
+ * @example
+ * const now = useNow(call.status === 'issued');
+ */
+export function useNow(active: boolean, intervalMs = 1000, clock: ToolgateClock = systemClock): number {
+  const [now, setNow] = useState(() => clock.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(clock.now());
+    let handle: unknown;
+    const tick = () => {
+      handle = clock.setTimeout(() => {
+        setNow(clock.now());
+        tick();
+      }, intervalMs);
+    };
+    tick();
+    return () => clock.clearTimeout(handle);
+  }, [active, intervalMs, clock]);
+  return now;
+}

@@ -1,0 +1,78 @@
+import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
+import type { ToolCall } from '../core/tool-call';
+import { callOutcome, type ToolCallOutcome } from './labels';
+import { useNow, type ToolgateClock } from './use-now';
+import { useToolCalls } from './use-tool-call';
+
+export interface ToolTimelineRow {
+  call: ToolCall;
+  outcome: ToolCallOutcome;
+  /** Start, end of argument writing (issued, or the end), and end (or now), in ms since the epoch. */
+  start: number;
+  issued: number | undefined;
+  end: number;
+  /** Where the row sits on the shared axis, as fractions of the span (0..1). */
+  offset: number;
+  /** The writing part and the running part, as fractions of the span. */
+  writing: number;
+  running: number;
+}
+
+export interface ToolTimelineLayout {
+  rows: ToolTimelineRow[];
+  /** The first start and the last end (or now) across the rows. */
+  from: number;
+  to: number;
+}
+
+export interface UseToolTimelineOptions {
+  store?: ToolStreamStore;
+  /** Where open calls end on the axis; default: the clock's time, ticking each second while calls are open. */
+  now?: number;
+  clock?: ToolgateClock;
+}
+
+// Only the fields the bars use: argument fragments do not re-render the timeline.
+const sameRows = (a: readonly ToolCall[], b: readonly ToolCall[]) =>
+  a.length === b.length &&
+  a.every((x, i) => {
+    const y = b[i] as ToolCall;
+    return x.callId === y.callId && x.status === y.status && x.ok === y.ok && x.startedAt === y.startedAt && x.issuedAt === y.issuedAt && x.endedAt === y.endedAt && x.lateOutcome === y.lateOutcome;
+  });
+const selectCalls = (s: ToolStreamStoreState) => s.order.map((id) => s.calls[id] as ToolCall);
+
+/**
+ * The session's calls laid out on one time axis: when each started, how long its arguments took
+ * to write, how long it ran, and how it ended. Calls without timestamps are left out.
+ *
+ * @example
+ * const { rows } = useToolTimeline();
+ * rows.map((r) => <div style={{ marginLeft: `${r.offset * 100}%`, width: `${(r.writing + r.running) * 100}%` }} />);
+ */
+export function useToolTimeline(options: UseToolTimelineOptions = {}): ToolTimelineLayout {
+  const calls = useToolCalls(selectCalls, sameRows, options.store);
+  const open = options.now === undefined && calls.some((c) => callOutcome(c) === 'open');
+  const ticking = useNow(open, 1000, options.clock);
+  const now = options.now ?? ticking;
+  const timed = calls.filter((c) => c.startedAt !== undefined);
+  const from = Math.min(...timed.map((c) => c.startedAt as number));
+  const ends = timed.map((c) => ({ c, end: Math.max(c.endedAt ?? now, c.startedAt as number) }));
+  const to = Math.max(from, ...ends.map((e) => e.end));
+  const span = to - from || 1;
+  const rows = ends.map(({ c, end }) => {
+    const start = c.startedAt as number;
+    const issued = c.issuedAt === undefined ? undefined : Math.min(c.issuedAt, end);
+    const writeEnd = issued ?? end;
+    return {
+      call: c,
+      outcome: callOutcome(c),
+      start,
+      issued,
+      end,
+      offset: (start - from) / span,
+      writing: (writeEnd - start) / span,
+      running: (end - writeEnd) / span,
+    };
+  });
+  return { rows, from: timed.length ? from : now, to: timed.length ? to : now };
+}

@@ -1,0 +1,132 @@
+/**
+ * Replay lists of events into a store (or a scripted session) at a chosen speed: instant in
+ * tests, paced in stories for people watching. Pauses move an injected clock at any speed, so
+ * the durations a store stamps are the script's, not the machine's.
+ *
+ * @example
+ * const clock = createManualClock({ start: Date.now() });
+ * const store = createToolStreamStore({ now: clock.now });
+ * await replayEvents(store, [...callEvents('c1', { arguments: { q: 'cats' } }), pause(800), toolEvents.closed()], { clock });
+ */
+import type { ScriptStep } from './scripted-session';
+import { toolEvents } from './tool-events';
+
+/** A pause between events (see {@link pause}). */
+export class ReplayPause {
+  constructor(readonly ms: number) {}
+}
+
+/** Wait `ms` (at speed 1) between the events around it. */
+export const pause = (ms: number): ReplayPause => new ReplayPause(ms);
+
+/** What events are replayed into: a store (`getState().dispatch`) or anything with `dispatch`/`emit`. */
+export type ReplayTarget =
+  | { getState(): { dispatch(event: unknown): void } }
+  | { dispatch(event: unknown): void }
+  | { emit(event: unknown): void };
+
+export interface ReplayOptions {
+  /** 1 is real time, 2 twice as fast. Default `Infinity`: instant. */
+  speed?: number;
+  /** Moved forward by every pause, at any speed: the clock the store stamps calls with. */
+  clock?: { advance(ms: number): unknown };
+  /** Stop replaying (quietly) when aborted. */
+  signal?: AbortSignal;
+  /** Let the page breathe (one macrotask) after this many events in a row, even when instant. Default 500. */
+  batch?: number;
+  /** Timers for the waits. Default the global ones. */
+  setTimeout?: (callback: () => void, ms: number) => unknown;
+}
+
+const sleep = (ms: number, options: ReplayOptions) =>
+  new Promise<void>((resolve) => {
+    if (options.signal?.aborted) return resolve();
+    options.signal?.addEventListener('abort', () => resolve(), { once: true });
+    (options.setTimeout ?? globalThis.setTimeout)(resolve, ms);
+  });
+
+/**
+ * Dispatch `items` (events and {@link pause}s) in order. Starts after the caller's setup (a
+ * StrictMode cleanup can abort before anything is sent). Resolves with how many events were sent.
+ *
+ * @example
+ * await replayEvents(store, interleave(callEvents('a', { arguments: x }), callEvents('b', { arguments: y })), { speed: 2 });
+ */
+export async function replayEvents(target: ReplayTarget, items: Iterable<unknown>, options: ReplayOptions = {}): Promise<number> {
+  const { speed = Infinity, batch = 500, clock, signal } = options;
+  if (!(speed > 0)) throw new RangeError(`speed must be a positive number (Infinity for instant), not ${String(speed)}`);
+  const send = (event: unknown) => {
+    if ('getState' in target) target.getState().dispatch(event);
+    else if ('dispatch' in target) target.dispatch(event);
+    else target.emit(event);
+  };
+  let sent = 0;
+  let run = 0;
+  await sleep(0, options);
+  for (const item of items) {
+    if (signal?.aborted) break;
+    if (item instanceof ReplayPause) {
+      await clock?.advance(item.ms);
+      const ms = item.ms / speed;
+      run = 0;
+      await sleep(ms > 0 && Number.isFinite(ms) ? ms : 0, options);
+      continue;
+    }
+    send(item);
+    sent++;
+    if (++run >= batch) {
+      run = 0;
+      await sleep(0, options);
+    }
+  }
+  return sent;
+}
+
+/** The same items as steps of a scripted session: events become `emit`, pauses `delay`. */
+export function eventScript(items: Iterable<unknown>): ScriptStep[] {
+  return Array.from(items, (item): ScriptStep => (item instanceof ReplayPause ? { kind: 'delay', ms: item.ms } : { kind: 'emit', event: item }));
+}
+
+/** Merge lists round-robin (one item from each in turn), so several calls stream side by side. */
+export function* interleave<T>(...lists: Iterable<T>[]): Generator<T> {
+  const iterators = lists.map((list) => list[Symbol.iterator]());
+  while (iterators.length > 0) {
+    for (let i = 0; i < iterators.length; ) {
+      const next = (iterators[i] as Iterator<T>).next();
+      if (next.done) iterators.splice(i, 1);
+      else {
+        yield next.value;
+        i++;
+      }
+    }
+  }
+}
+
+/**
+ * The argument text of a call as `arguments-delta` events of `chunk` characters, generated
+ * lazily (a 1 MB text in 4-character fragments is 262,144 events, never held at once).
+ */
+export function* argumentDeltas(callId: string, text: string, chunk = 4): Generator<ReturnType<typeof toolEvents.delta>> {
+  const size = Math.max(1, chunk);
+  for (let i = 0; i < text.length; i += size) yield toolEvents.delta(callId, text.slice(i, i + size));
+}
+
+/**
+ * Resolves once `predicate` holds for the store's state (checked now and on every change);
+ * wait on state, never on time.
+ */
+export function waitForState<S>(
+  store: { getState(): S; subscribe(listener: (state: S) => void): () => void },
+  predicate: (state: S) => boolean,
+  options: { signal?: AbortSignal } = {},
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (predicate(store.getState())) return resolve();
+    const stop = store.subscribe((state) => {
+      if (!predicate(state)) return;
+      stop();
+      resolve();
+    });
+    options.signal?.addEventListener('abort', () => (stop(), reject(options.signal?.reason)), { once: true });
+  });
+}
