@@ -84,6 +84,7 @@ export interface ScriptedSessionOptions {
 export interface ScriptedSession extends ToolSession {
   readonly status: ToolSessionStatus;
   readonly capabilities: readonly string[];
+  onStatusChange(listener: (status: ToolSessionStatus) => void): () => void;
   /** Every message the page sent, in order. */
   readonly sent: readonly ClientMessage[];
   /** Every event the session emitted, in order. */
