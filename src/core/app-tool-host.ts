@@ -176,7 +176,14 @@ export interface AppToolHostOptions {
   onError?: (error: unknown) => void;
 }
 
-/** The host. See {@link createAppToolHost}. */
+/**
+ * The host. See {@link createAppToolHost}.
+ *
+ * @example
+ * const host: AppToolHost = createAppToolHost();
+ * const stop = host.subscribe(() => render(host.getState().tools));
+ * host.interrupt('turn-3'); // aborts turn-3's calls now; older epochs never run
+ */
 export interface AppToolHost {
   /** Add a tool. Throws at once if its name is taken. Returns its unregister function (deferred one tick). */
   register<Args = Record<string, unknown>>(tool: AppTool<Args>): () => void;
@@ -317,6 +324,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
   const known = new Map<string, Promise<ToolResult>>();
   const answered: string[] = [];
   let answeredHead = 0;
+  /** Ids whose result was let go: a very late repeat still never runs twice (one string per call). */
   const forgotten = new Set<string>();
 
   const listeners = new Set<() => void>();
@@ -597,7 +605,14 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
       return answerAtOnce(callId, failure('INTERRUPTED', `turn ${turnId} was interrupted`));
     }
     if (epoch > highestEpoch) highestEpoch = epoch;
-    turnEpochs.set(turnId, Math.max(turnEpochs.get(turnId) ?? epoch, epoch));
+    const turnEpoch = Math.max(turnEpochs.get(turnId) ?? epoch, epoch);
+    turnEpochs.delete(turnId); // re-insert: the map stays in order of last use
+    turnEpochs.set(turnId, turnEpoch);
+    if (turnEpochs.size > 1000) {
+      // Only recent turns get interrupted; an old one falls back to the newest epoch seen.
+      const oldest = turnEpochs.keys().next().value;
+      if (oldest !== undefined) turnEpochs.delete(oldest);
+    }
 
     let resolve!: (result: ToolResult) => void;
     const promise = new Promise<ToolResult>((r) => {

@@ -157,7 +157,13 @@ export function formatStandardIssues(issues: ReadonlyArray<StandardSchemaV1.Issu
     .join('; ');
 }
 
-/** `.name` for identifiers, `[2]` for array indexes (numbers), `["odd key"]` for any other key. */
+/**
+ * One step of a readable path: `.name` for identifiers, `[2]` for array indexes (numbers),
+ * `["odd key"]` for any other key.
+ *
+ * @example
+ * 'arguments' + formatPathKey('tags') + formatPathKey(1) + formatPathKey('a b') // 'arguments.tags[1]["a b"]'
+ */
 export function formatPathKey(key: PropertyKey): string {
   if (typeof key === 'number') return `[${key}]`;
   if (typeof key === 'symbol') return `[${String(key)}]`;

@@ -35,7 +35,17 @@ export type ScriptStep =
   | { kind: 'close' }
   | { kind: 'run'; run: (session: ScriptedSession) => void | Promise<void> };
 
-/** Builders for {@link ScriptStep}s. */
+/**
+ * Builders for {@link ScriptStep}s.
+ *
+ * @example
+ * const script = [
+ *   step.call({ callId: 'c1', turnId: 't1', name: 'insert_text', arguments: { text: 'Hi' } }),
+ *   step.waitForResult('c1'),
+ *   step.delay(300), // only when played with a finite speed
+ *   step.emit({ type: 'tool.stream', phase: 'settled', callId: 'c1', ok: true }),
+ * ];
+ */
 export const step = {
   /** Emit a server event (`tool.stream`, `tool.preview`, `tool.approval-request`, …). */
   emit: (event: unknown): ScriptStep => ({ kind: 'emit', event }),

@@ -219,3 +219,28 @@ describe('ToolError', () => {
     expect(isToolError(Object.assign(new Error('x'), { code: 'INVALID' }))).toBe(false);
   });
 });
+
+describe('the types of an app tool', () => {
+  it('types run and confirm from an inline validate passed to register', async () => {
+    const host = createAppToolHost();
+    host.register({
+      name: 'typed',
+      validate: z.object({ id: z.string(), count: z.number() }),
+      confirm: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ id: string; count: number }>();
+        return false;
+      },
+      run: (args, ctx) => {
+        expectTypeOf(args).toEqualTypeOf<{ id: string; count: number }>();
+        expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
+        return args.count;
+      },
+    });
+    await expect(host.call(call('typed', { id: 'a', count: 2 }))).resolves.toEqual({ ok: true, output: 2 });
+  });
+
+  it('types the arguments as a plain record when nothing else says', () => {
+    const tool = defineAppTool({ name: 'loose', run: (args) => Object.keys(args) });
+    expectTypeOf(tool.run).parameter(0).toEqualTypeOf<Record<string, unknown>>();
+  });
+});
