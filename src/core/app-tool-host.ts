@@ -229,7 +229,6 @@ interface Registration {
   token: object;
   tool: AppTool<unknown>;
   declaration: ToolDeclaration;
-  declarationKey: string;
   pendingRemoval: boolean;
   lastResult: AppToolState['lastResult'];
   view: AppToolState | undefined;
@@ -485,8 +484,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
       declaration.parameters = parameters.value as Record<string, unknown>;
     }
     Object.freeze(declaration);
-    const declarationKey = JSON.stringify(declaration);
-    declarationKeys.set(declaration, declarationKey);
+    declarationKeys.set(declaration, JSON.stringify(declaration));
 
     const existing = registry.get(name);
     if (existing && !existing.pendingRemoval) {
@@ -500,7 +498,6 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
       existing.token = token;
       existing.tool = tool as AppTool<unknown>;
       existing.declaration = declaration;
-      existing.declarationKey = declarationKey;
       existing.pendingRemoval = false;
       existing.view = undefined;
     } else {
@@ -508,7 +505,6 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
         token,
         tool: tool as AppTool<unknown>,
         declaration,
-        declarationKey,
         pendingRemoval: false,
         lastResult: null,
         view: undefined,
