@@ -41,7 +41,7 @@ export interface ArgumentsParser {
   readonly value: unknown;
   /** The path of the value being written, or `undefined` when nothing is open. */
   readonly path: ArgumentsPath | undefined;
-  /** All text pushed so far. */
+  /** All text pushed so far (`''` when created with `keepText: false`). */
   readonly text: string;
   /** Set once the text can never become valid JSON. */
   readonly error: ArgumentsParseError | undefined;
@@ -112,8 +112,20 @@ function describeChar(ch: string): string {
  * parser.push('is", "days": 3');  // → { city: 'Paris' }   (3 may still grow)
  * parser.push('}');               // → { city: 'Paris', days: 3 }
  */
-export function createArgumentsParser(): ArgumentsParser {
-  let text = '';
+export interface ArgumentsParserOptions {
+  /**
+   * Keep the text pushed so far for `text` (default true). The store keeps each call's
+   * `argumentsText` itself and turns this off, so raw fragment text is not kept twice.
+   */
+  keepText?: boolean;
+}
+
+export function createArgumentsParser(options: ArgumentsParserOptions = {}): ArgumentsParser {
+  const keepText = options.keepText ?? true;
+  // Text is kept as a list of fragments joined on read: concatenating each fragment would build
+  // a long-lived rope of one node per fragment, which costs more in garbage collection than the
+  // parse itself.
+  const textLog = createTextLog();
   let offset = 0; // characters consumed before the current fragment
   let mode: Mode = Mode.Value;
   let error: ArgumentsParseError | undefined;
@@ -123,7 +135,7 @@ export function createArgumentsParser(): ArgumentsParser {
 
   // The token being read.
   let strIsKey = false;
-  let str = ''; // decoded text so far (a rope; never flattened here)
+  const str = createTextLog(); // the string's decoded text so far
   let strEndsHigh = false; // the decoded text ends with a high surrogate whose pair may follow
   let escape: string | undefined; // an escape being read, without its backslash ("u00")
   let pendingHigh = -1; // a \uD8xx escape waiting to see whether a low surrogate escape follows
@@ -175,7 +187,7 @@ export function createArgumentsParser(): ArgumentsParser {
   };
 
   const appendDecoded = (s: string) => {
-    str += s;
+    str.push(s);
     strEndsHigh = isHighSurrogate(s.charCodeAt(s.length - 1));
   };
 
@@ -188,8 +200,7 @@ export function createArgumentsParser(): ArgumentsParser {
 
   const finishString = () => {
     flushPendingHigh();
-    const s = str;
-    str = '';
+    const s = str.take();
     strEndsHigh = false;
     if (strIsKey) {
       (stack[stack.length - 1] as Frame).key = s;
@@ -214,7 +225,6 @@ export function createArgumentsParser(): ArgumentsParser {
     if (c === 34) {
       mode = Mode.String;
       strIsKey = false;
-      str = '';
     } else if (c === 123) openFrame(false);
     else if (c === 91) openFrame(true);
     else if (c === 45 || (c >= 48 && c <= 57)) {
@@ -338,7 +348,6 @@ export function createArgumentsParser(): ArgumentsParser {
               if (c === 34) {
                 mode = Mode.String;
                 strIsKey = true;
-                str = '';
               } else if (c === 125 && mode === Mode.ObjectFirst) closeFrame();
               else if (ch === "'") fail(`unexpected "'" at ${at}: JSON strings use double quotes`, at);
               else if (c === 125) fail(`unexpected '}' at ${at} after ',': a key was expected`, at);
@@ -368,7 +377,8 @@ export function createArgumentsParser(): ArgumentsParser {
   const tokenPreview = (): Maybe => {
     if (mode === Mode.String && !strIsKey) {
       // Never show half of a surrogate pair whose other half is still to come.
-      return strEndsHigh ? str.slice(0, -1) : str;
+      const s = str.read();
+      return strEndsHigh ? s.slice(0, -1) : s;
     }
     if (mode === Mode.Literal) return LITERAL_VALUES[literal];
     return NOTHING;
@@ -411,7 +421,7 @@ export function createArgumentsParser(): ArgumentsParser {
       return this.value;
     },
     append(delta) {
-      text += delta;
+      if (keepText) textLog.push(delta);
       if (error === undefined && delta.length > 0) {
         consume(delta);
         dirty = true;
@@ -451,13 +461,48 @@ export function createArgumentsParser(): ArgumentsParser {
       return path;
     },
     get text() {
-      return text;
+      return textLog.read();
     },
     get error() {
       return error;
     },
     get complete() {
       return complete;
+    },
+  };
+}
+
+/**
+ * Text built from pieces: pushing is O(1), and reading joins only what came since the last
+ * read, so a preview read once per frame of a long string costs O(total length) overall.
+ */
+export interface TextLog {
+  push(piece: string): void;
+  /** The whole text so far. */
+  read(): string;
+  /** The whole text, and start again from empty. */
+  take(): string;
+}
+
+export function createTextLog(): TextLog {
+  let head = '';
+  let tail: string[] = [];
+  const read = () => {
+    if (tail.length > 0) {
+      head += tail.length === 1 ? tail[0] : tail.join('');
+      tail = [];
+    }
+    return head;
+  };
+  return {
+    push(piece) {
+      tail.push(piece);
+    },
+    read,
+    take() {
+      const text = read();
+      head = '';
+      return text;
     },
   };
 }

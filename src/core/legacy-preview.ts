@@ -42,7 +42,6 @@ export function applyPreview(existing: ToolCall | undefined, event: ToolPreviewE
       source: 'preview',
       location: undefined,
       risk: undefined,
-      argumentsText: '',
       arguments: undefined,
       argumentsError: undefined,
       progress: undefined,
@@ -60,14 +59,9 @@ export function applyPreview(existing: ToolCall | undefined, event: ToolPreviewE
   if (typeof event.arguments !== 'string') {
     // Already parsed: complete by definition, if it is JSON at all.
     const snapshot = snapshotJson(event.arguments);
-    return settleArguments(base, {
-      ...names,
-      status: snapshot.ok ? 'issued' : 'streaming',
-      arguments: snapshot.ok ? snapshot.value : undefined,
-      argumentsText: snapshot.ok ? JSON.stringify(snapshot.value) : base.argumentsText,
-      argumentsError: snapshot.ok ? undefined : snapshot.reason,
-      issuedAt: snapshot.ok ? (base.issuedAt ?? now) : base.issuedAt,
-    });
+    if (!snapshot.ok) return updateToolCall(base, { ...names, argumentsError: snapshot.reason });
+    const written = resetArguments(base, JSON.stringify(snapshot.value), names);
+    return settleArguments(written, { status: 'issued', arguments: snapshot.value, issuedAt: base.issuedAt ?? now });
   }
 
   const text = event.arguments;

@@ -2,11 +2,15 @@
  * One tool call as the state shows it, and the bridge between immutable call objects and the
  * stateful incremental parser (DESIGN "Purity, the parser and snapshots").
  *
- * The parser for a call lives outside the state, in a cache keyed by the call's *current*
- * object. Reducing a fragment moves the parser from the old object to the new one; reducing an
- * older state again misses the cache and rebuilds the parser from `argumentsText`. The preview
- * (`partialArguments`) is built on first read and cached on that object, so nobody pays for
- * fragments nobody looks at, and a call object never shows two different previews.
+ * A call object never changes. What a stream appends goes into structures shared along one
+ * line of call objects, each object remembering how far it reaches:
+ * - the argument text is a shared list of fragments (concatenating fragment by fragment would
+ *   build a rope of one node per fragment, costly to collect), joined when read;
+ * - the parser belongs to the newest call object of the line. Reducing a fragment hands it on;
+ *   reducing an older state again finds it owned by someone else and rebuilds a parser from
+ *   that call's own text.
+ * The preview (`partialArguments`) is built on first read and cached on that object, so nobody
+ * pays for fragments nobody looks at, and a call object never shows two different previews.
  */
 import { createArgumentsParser, type ArgumentsParser, type ArgumentsPath } from './arguments-parser';
 import type { ToolCallStatus } from './call-lifecycle';
@@ -19,7 +23,7 @@ export interface LateOutcome {
   at?: number;
 }
 
-/** The fields of a call; `partialArguments` and `writingPath` are derived on read. */
+/** The fields of a call, set by the reducer. */
 export interface ToolCallFields {
   readonly callId: string;
   readonly name: string;
@@ -30,8 +34,6 @@ export interface ToolCallFields {
   readonly source: 'stream' | 'preview';
   readonly location: ToolLocation | undefined;
   readonly risk: ToolRisk | undefined;
-  /** The raw accumulated argument JSON text, fragments in order. */
-  readonly argumentsText: string;
   /** The final arguments from `arguments-complete` (a frozen JSON value); `undefined` before. */
   readonly arguments: unknown;
   /** Why the argument text is not (or cannot become) valid JSON. */
@@ -53,10 +55,25 @@ export interface ToolCallFields {
 }
 
 export interface ToolCall extends ToolCallFields {
+  /** The raw accumulated argument JSON text, fragments in order. */
+  readonly argumentsText: string;
   /** Best-effort, frozen value of `argumentsText` for previews (the final arguments once complete). */
   readonly partialArguments: unknown;
   /** The path of the argument being written while the call streams, else `undefined`. */
   readonly writingPath: ArgumentsPath | undefined;
+}
+
+/** Fragments shared by a line of call objects; each object reads the first `count`. */
+interface SharedText {
+  pieces: string[];
+  joined: string;
+  joinedCount: number;
+}
+
+/** The parser, and which call object may use it (the newest of its line). */
+interface ParserSlot {
+  parser: ArgumentsParser;
+  owner: ToolCallRecord;
 }
 
 interface Preview {
@@ -64,91 +81,173 @@ interface Preview {
   path: ArgumentsPath | undefined;
 }
 
-const parsers = new WeakMap<ToolCallFields, ArgumentsParser>();
-const previews = new WeakMap<ToolCallFields, Preview>();
+const EMPTY_TEXT = (): SharedText => ({ pieces: [], joined: '', joinedCount: 0 });
 
-class ToolCallRecord {
+class ToolCallRecord implements ToolCall {
+  readonly callId: string;
+  readonly name: string;
+  readonly turnId: string | undefined;
+  readonly status: ToolCallStatus;
+  readonly source: 'stream' | 'preview';
+  readonly location: ToolLocation | undefined;
+  readonly risk: ToolRisk | undefined;
+  readonly arguments: unknown;
+  readonly argumentsError: string | undefined;
+  readonly progress: unknown;
+  readonly ok: boolean | undefined;
+  readonly code: string | undefined;
+  readonly message: string | undefined;
+  readonly cancelledBy: 'local' | 'server' | undefined;
+  readonly lateOutcome: LateOutcome | undefined;
+  readonly startedAt: number | undefined;
+  readonly issuedAt: number | undefined;
+  readonly endedAt: number | undefined;
+  #text: SharedText;
+  #textCount: number;
+  #ownText: string | undefined;
+  #slot: ParserSlot | undefined;
+  #preview: Preview | undefined;
+
+  constructor(f: ToolCallFields, text: SharedText, textCount: number, changes?: Partial<ToolCallFields>) {
+    // Assigned one by one so that every call object shares one shape (fast property access);
+    // `f` may be the previous call object itself, so no intermediate copy is made.
+    this.callId = f.callId;
+    this.name = f.name;
+    this.turnId = f.turnId;
+    this.status = f.status;
+    this.source = f.source;
+    this.location = f.location;
+    this.risk = f.risk;
+    this.arguments = f.arguments;
+    this.argumentsError = f.argumentsError;
+    this.progress = f.progress;
+    this.ok = f.ok;
+    this.code = f.code;
+    this.message = f.message;
+    this.cancelledBy = f.cancelledBy;
+    this.lateOutcome = f.lateOutcome;
+    this.startedAt = f.startedAt;
+    this.issuedAt = f.issuedAt;
+    this.endedAt = f.endedAt;
+    this.#text = text;
+    this.#textCount = textCount;
+    if (changes !== undefined) Object.assign(this, changes);
+  }
+
+  get argumentsText(): string {
+    const shared = this.#text;
+    const count = this.#textCount;
+    if (count >= shared.joinedCount) {
+      if (count > shared.joinedCount) {
+        shared.joined += shared.pieces.slice(shared.joinedCount, count).join('');
+        shared.joinedCount = count;
+      }
+      return shared.joined;
+    }
+    // An older call object of a line that has grown since: rare, so built and kept here.
+    this.#ownText ??= shared.pieces.slice(0, count).join('');
+    return this.#ownText;
+  }
+
   get partialArguments(): unknown {
-    return previewOf(this as unknown as ToolCall).value;
+    return this.#previewOf().value;
   }
+
   get writingPath(): ArgumentsPath | undefined {
-    return previewOf(this as unknown as ToolCall).path;
+    return this.#previewOf().path;
+  }
+
+  /** A new call object with `changes`, sharing this one's text. */
+  with(changes: Partial<ToolCallFields>): ToolCallRecord {
+    return new ToolCallRecord(this, this.#text, this.#textCount, changes);
+  }
+
+  /** A new call object with `delta` appended to its text; it takes over the parser. */
+  append(delta: string, changes: Partial<ToolCallFields>): ToolCallRecord {
+    const parser = this.#parser();
+    parser.append(delta);
+    let shared = this.#text;
+    if (shared.pieces.length !== this.#textCount) {
+      // This object's line has already grown in another direction (an older state reduced again).
+      shared = { pieces: shared.pieces.slice(0, this.#textCount), joined: '', joinedCount: 0 };
+    }
+    shared.pieces.push(delta);
+    const next = new ToolCallRecord(this, shared, shared.pieces.length, changes);
+    (next as { argumentsError: string | undefined }).argumentsError = parser.error?.reason;
+    next.#slot = { parser, owner: next };
+    this.#slot = undefined;
+    return next;
+  }
+
+  /** A new call object whose text is `text`, with a fresh parser. */
+  replaceText(text: string, changes: Partial<ToolCallFields>): ToolCallRecord {
+    const empty = new ToolCallRecord(this, EMPTY_TEXT(), 0);
+    return empty.append(text, changes);
+  }
+
+  /** Whether the argument text is one whole JSON value. */
+  get textIsComplete(): boolean {
+    return this.#parser().complete;
+  }
+
+  /**
+   * End argument streaming: the new call keeps the preview it had, its text is joined into one
+   * piece, and the parser is released: once arguments are complete, memory is bounded by the
+   * final value and the text.
+   */
+  settle(changes: Partial<ToolCallFields>): ToolCallRecord {
+    const text = this.argumentsText;
+    const shared: SharedText = { pieces: text === '' ? [] : [text], joined: text, joinedCount: text === '' ? 0 : 1 };
+    const next = new ToolCallRecord(this, shared, shared.pieces.length, changes);
+    if (next.arguments === undefined) next.#preview = { value: this.#previewOf().value, path: undefined };
+    this.#slot = undefined;
+    return next;
+  }
+
+  /** The parser whose position is exactly this call's text: its own, or rebuilt. */
+  #parser(): ArgumentsParser {
+    const slot = this.#slot;
+    if (slot !== undefined && slot.owner === this) return slot.parser;
+    const parser = createArgumentsParser({ keepText: false });
+    parser.append(this.argumentsText);
+    this.#slot = { parser, owner: this };
+    return parser;
+  }
+
+  #previewOf(): Preview {
+    if (this.#preview === undefined) {
+      if (this.arguments !== undefined) {
+        this.#preview = { value: this.arguments, path: undefined };
+      } else {
+        const parser = this.#parser();
+        this.#preview = { value: parser.value, path: this.status === 'streaming' ? parser.path : undefined };
+      }
+    }
+    return this.#preview;
   }
 }
 
-/** Create a call object from its fields. */
+/** Create a call with no argument text yet. */
 export function createToolCall(fields: ToolCallFields): ToolCall {
-  return Object.assign(Object.create(ToolCallRecord.prototype) as ToolCall, fields);
+  return new ToolCallRecord(fields, EMPTY_TEXT(), 0);
 }
+
+// The reducer's view of a call object: the operations that make the next one.
+const record = (call: ToolCall) => call as ToolCallRecord;
 
 /** A new call object with `changes` applied; the old one is untouched. */
-export function updateToolCall(call: ToolCall, changes: Partial<ToolCallFields>): ToolCall {
-  return Object.assign(Object.create(ToolCallRecord.prototype) as ToolCall, call, changes);
-}
+export const updateToolCall = (call: ToolCall, changes: Partial<ToolCallFields>): ToolCall => record(call).with(changes);
 
-function previewOf(call: ToolCall): Preview {
-  let preview = previews.get(call);
-  if (preview === undefined) {
-    if (call.arguments !== undefined) {
-      preview = { value: call.arguments, path: undefined };
-    } else {
-      const parser = parserOf(call);
-      preview = { value: parser.value, path: call.status === 'streaming' ? parser.path : undefined };
-    }
-    previews.set(call, preview);
-  }
-  return preview;
-}
-
-/** The parser whose position is exactly `call.argumentsText`, rebuilt when the cache misses. */
-function parserOf(call: ToolCall): ArgumentsParser {
-  let parser = parsers.get(call);
-  if (parser === undefined) {
-    parser = createArgumentsParser();
-    parser.append(call.argumentsText);
-    parsers.set(call, parser);
-  }
-  return parser;
-}
-
-/**
- * Append argument text: returns the new call object (which now owns the parser) and the
- * parser's error, if the text can never become JSON.
- */
-export function appendArguments(call: ToolCall, delta: string, changes: Partial<ToolCallFields>): ToolCall {
-  const parser = parserOf(call);
-  parsers.delete(call);
-  parser.append(delta);
-  const next = updateToolCall(call, {
-    ...changes,
-    argumentsText: call.argumentsText + delta,
-    argumentsError: parser.error?.reason,
-  });
-  parsers.set(next, parser);
-  return next;
-}
+/** Append argument text; the new call's `argumentsError` tells if the text can never become JSON. */
+export const appendArguments = (call: ToolCall, delta: string, changes: Partial<ToolCallFields>): ToolCall =>
+  record(call).append(delta, changes);
 
 /** Replace the argument text (a legacy preview that does not extend the previous text). */
-export function resetArguments(call: ToolCall, text: string, changes: Partial<ToolCallFields>): ToolCall {
-  parsers.delete(call);
-  return appendArguments(updateToolCall(call, { argumentsText: '', argumentsError: undefined }), text, changes);
-}
+export const resetArguments = (call: ToolCall, text: string, changes: Partial<ToolCallFields>): ToolCall =>
+  record(call).replaceText(text, changes);
 
-/** Whether the call's argument text is one whole JSON value (its parser says so). */
-export function argumentsAreComplete(call: ToolCall): boolean {
-  return parserOf(call).complete;
-}
+/** Whether the call's argument text is one whole JSON value. */
+export const argumentsAreComplete = (call: ToolCall): boolean => record(call).textIsComplete;
 
-/**
- * End argument streaming: the new call keeps the preview it had (frozen), and the parser's
- * buffers are released. Once arguments are complete, memory is bounded by the final value.
- */
-export function settleArguments(call: ToolCall, changes: Partial<ToolCallFields>): ToolCall {
-  const next = updateToolCall(call, changes);
-  if (next.arguments === undefined) {
-    const preview = previewOf(call);
-    previews.set(next, { value: preview.value, path: undefined });
-  }
-  parsers.delete(call);
-  return next;
-}
+/** End argument streaming, keeping the last preview and releasing the parser. */
+export const settleArguments = (call: ToolCall, changes: Partial<ToolCallFields>): ToolCall => record(call).settle(changes);

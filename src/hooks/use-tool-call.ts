@@ -1,4 +1,5 @@
 import { shallow } from 'zustand/shallow';
+import { callOf } from '../core/reducer';
 import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
 import type { ToolCall } from '../core/tool-call';
 import { useToolgateStore } from './context';
@@ -15,7 +16,7 @@ import { useStoreSelector } from './use-store-selector';
  * }
  */
 export function useToolCall(callId: string, store?: ToolStreamStore): ToolCall | undefined {
-  return useStoreSelector(useToolgateStore(store), (state: ToolStreamStoreState) => state.calls[callId]);
+  return useStoreSelector(useToolgateStore(store), (state: ToolStreamStoreState) => callOf(state, callId));
 }
 
 /**
