@@ -1,4 +1,4 @@
-import { forwardRef, type ComponentPropsWithoutRef } from 'react';
+import { forwardRef, useId, type ComponentPropsWithoutRef } from 'react';
 import { formatDuration, formatTime, statusText, useLabels } from '../hooks/labels';
 import { useToolTimeline, type UseToolTimelineOptions } from '../hooks/use-tool-timeline';
 import { cx } from './cx';
@@ -19,6 +19,7 @@ export const ToolTimeline = forwardRef<HTMLElement, ToolTimelineProps>(function 
   const labels = useLabels();
   const { rows, from, to } = useToolTimeline({ store, now, clock });
   const { locale } = labels;
+  const captionId = useId();
   const legend: [string, string][] = [
     ['writing', labels.phaseWriting],
     ['open', labels.phaseRunning],
@@ -28,8 +29,8 @@ export const ToolTimeline = forwardRef<HTMLElement, ToolTimelineProps>(function 
     ['failed', labels.status.failed],
   ];
   return (
-    <figure {...rest} ref={ref} className={cx('toolgate-timeline', className)}>
-      <figcaption className="toolgate-timeline-caption">
+    <figure aria-labelledby={captionId} {...rest} ref={ref} className={cx('toolgate-timeline', className)}>
+      <figcaption id={captionId} className="toolgate-timeline-caption">
         {labels.timeline}{' '}
         <span className="toolgate-timeline-axis">
           {formatTime(from, locale)} + {formatDuration(to - from, locale)}

@@ -1,0 +1,116 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { StrictMode } from 'react';
+import { describe, expect, it } from 'vitest';
+import {
+  ArgumentsPreview,
+  ToolCallList,
+  ToolTimeline,
+  ToolgateLabelsProvider,
+  ToolgateProvider,
+  defaultLabels,
+  mergeLabels,
+  type ToolgateLabels,
+  type ToolgateLabelsOverride,
+} from 'toolgate';
+import { callEvents, toolEvents as e } from 'toolgate/testing';
+import { timedStore } from './helpers';
+
+/** Every string of the labels replaced by a numbered marker (`⟦7⟧`: no letters), every function by one that returns its marker. */
+const marker = new Map<string, string>();
+function markers(value: unknown, key: string): unknown {
+  const next = () => marker.get(key) ?? (marker.set(key, `⟦${marker.size}⟧`).get(key) as string);
+  if (typeof value === 'function') return () => next();
+  if (typeof value === 'string') return next();
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, markers(v, `${key}.${k}`)]));
+  return value;
+}
+
+/** The English words of the default labels (strings, and what each function says around its arguments). */
+function englishWords(): Set<string> {
+  const words = new Set<string>();
+  const collect = (value: unknown) => {
+    if (typeof value === 'string') for (const word of value.match(/[A-Za-z]{3,}/g) ?? []) words.add(word.toLowerCase());
+    else if (typeof value === 'function') collect((value as (...args: unknown[]) => unknown)(2, '0', { name: '0', status: '0', start: '0', writing: '0', running: '0' }));
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect(defaultLabels);
+  return words;
+}
+
+/** What a person can see or hear: text, accessible names and values. */
+function visibleText(root: HTMLElement): string {
+  const attributes = [...root.querySelectorAll('*')].flatMap((el) => ['aria-label', 'aria-valuetext', 'title', 'alt', 'placeholder'].map((a) => el.getAttribute(a) ?? ''));
+  return [root.textContent ?? '', ...attributes].join(' ');
+}
+
+describe('labels', () => {
+  it('replace every string the kit shows, in every state', async () => {
+    const user = userEvent.setup();
+    const labels = markers(defaultLabels, 'L') as ToolgateLabels;
+    const { store, send, wait } = timedStore();
+    const schema = { properties: { zq: { title: 'Zq' } }, required: ['zq', 'vv'] };
+    const { container } = render(
+      <StrictMode>
+        <ToolgateProvider store={store}>
+          <ToolgateLabelsProvider labels={labels}>
+            <ToolCallList schemas={{ kp: schema }} />
+            <ToolTimeline now={Date.UTC(2025, 0, 1, 9, 1)} />
+            <ArgumentsPreview value={{ xs: Array.from({ length: 300 }, (_, i) => i), s: 'q'.repeat(500) }} />
+          </ToolgateLabelsProvider>
+        </ToolgateProvider>
+      </StrictMode>,
+    );
+    // A legacy preview first: once the session speaks tool.stream, previews are ignored.
+    send(e.preview('pv', '{"zz": 1', { name: 'kv' }));
+    send(e.start('p', { name: 'kp', location: 'app', risk: 'high' }));
+    send(e.start('s', { name: 'ks', risk: 'medium', location: 'server' }), e.delta('s', '{"zz": "q'));
+    send(...callEvents('i', { name: 'ki', turnId: 't2', arguments: { n: 1 }, outcome: 'open' }), e.progress('i', { done: 1, total: 3 }));
+    send(...callEvents('j', { name: 'kj', turnId: 't2', arguments: [], outcome: 'open' }), e.progress('j', 'zzz'));
+    send(...callEvents('ok', { name: 'kk', arguments: { a: [1, { b: null }] } }));
+    for (const code of ['INTERRUPTED', 'REJECTED', 'INVALID', 'TIMEOUT', 'FAILED', 'X_UNKNOWN']) {
+      send(...callEvents(code, { name: `k${code.length}`, arguments: {}, outcome: { ok: false, code } }));
+    }
+    send(...callEvents('cs', { name: 'kc', arguments: {}, outcome: 'cancelled' }));
+    send(...callEvents('late', { name: 'kl', turnId: 't3', arguments: {}, outcome: 'open' }));
+    act(() => store.getState().interrupt('t3'));
+    send(e.settled('late', false, 'FAILED'));
+    send(e.start('f', { name: 'kf' }), e.delta('f', '{"zz": 1'), e.failed('f', 'zzz'));
+    send(e.start('bad', { name: 'kb' }), e.delta('bad', '{"a": 1} zz'));
+    await wait(1500);
+
+    // Open the disclosures, so that their expanded labels show too.
+    for (const name of [marker.get('L.items'), marker.get('L.characters')]) await user.click(screen.getAllByRole('button', { name: name as string }).at(-1) as HTMLElement);
+    expect(screen.getByRole('button', { name: marker.get('L.showAll') as string })).toBeInTheDocument();
+
+    const words = englishWords();
+    // Data, not labels: the parser's reason for invalid JSON (the core's diagnostic) and the wire's result codes.
+    for (const data of container.querySelectorAll('.toolgate-args-error span, .toolgate-card-note code')) data.remove();
+    const seen = visibleText(container).toLowerCase().match(/[a-z]{3,}/g) ?? [];
+    expect(seen.filter((word) => words.has(word))).toEqual([]);
+    // …and the markers are there: a few of them, as a check that the test sees the labels at all.
+    const shown = visibleText(container);
+    for (const key of ['status.pending', 'codes.TIMEOUT', 'unknownCode', 'cancelledBy.local', 'cancelledBy.server', 'lateOutcome', 'modelStopped', 'notJson', 'rawText', 'pendingField', 'took', 'elapsed', 'progressOf', 'timelineRow', 'turn', 'noTurn', 'announce', 'legacyPreview', 'location.app', 'risk.high', 'showMore', 'showLess']) {
+      expect(shown, key).toContain(marker.get(`L.${key}`));
+    }
+  });
+
+  it('merge one level deep and nest, each provider over the one above', () => {
+    const fr: ToolgateLabelsOverride = { locale: 'fr-FR', status: { settled: 'Terminé' } };
+    expect(mergeLabels(defaultLabels, fr).status).toEqual({ ...defaultLabels.status, settled: 'Terminé' });
+    const { store, send } = timedStore();
+    render(
+      <ToolgateProvider store={store}>
+        <ToolgateLabelsProvider labels={fr}>
+          <ToolgateLabelsProvider labels={{ codes: { TIMEOUT: 'Délai dépassé' } }}>
+            <ToolCallList announce={false} />
+          </ToolgateLabelsProvider>
+        </ToolgateLabelsProvider>
+      </ToolgateProvider>,
+    );
+    send(...callEvents('a', { name: 'one', arguments: { n: 12345.5 } }), ...callEvents('b', { name: 'two', arguments: {}, outcome: { ok: false, code: 'TIMEOUT' } }));
+    expect(screen.getByText('Terminé')).toBeInTheDocument();
+    expect(screen.getByText('Délai dépassé')).toBeInTheDocument();
+    expect(screen.getAllByText(/^Took 0 ms$/)).toHaveLength(2);
+  });
+});
