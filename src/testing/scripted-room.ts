@@ -9,7 +9,7 @@
  * deduplicates: an invoke with a consumed confirmation is refused and recorded as refused.
  */
 
-import { fingerprintJson } from '../core/fingerprint';
+import { fingerprintJson, type FingerprintOptions } from '../core/fingerprint';
 import { snapshotJson, type JsonValue } from '../core/json-value';
 import { ToolRoomError, ToolRoomUnknownOutcomeError, reasonOf, type ToolRoom } from '../core/room';
 import type { ToolDescriptor } from '../core/tool-descriptor';
@@ -51,6 +51,8 @@ export interface ScriptedRoomOptions {
   speed?: number;
   /** How to wait; `setTimeout` by default. Inject a fake clock's sleep in tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** Where the room's own hashing finds Web Crypto (`globalThis.crypto` by default). */
+  crypto?: FingerprintOptions['crypto'];
 }
 
 /** One call as the room saw it. */
@@ -132,6 +134,7 @@ export function createScriptedRoom(options: ScriptedRoomOptions = {}): ScriptedR
   const confirmations = new Map<string, { id: string; toolName: string; hash: string; consumed: boolean }>();
   const speed = options.speed ?? 1;
   const sleep = options.sleep ?? defaultSleep;
+  const fingerprintOptions: FingerprintOptions = 'crypto' in options ? { crypto: options.crypto } : {};
   let seq = 0;
   let confirmationCounter = 0;
   let effectCounter = 0;
@@ -180,7 +183,7 @@ export function createScriptedRoom(options: ScriptedRoomOptions = {}): ScriptedR
     const copy = snapshotJson(received);
     if (!copy.ok) return { problem: `arguments are not JSON: ${copy.reason}` };
     try {
-      return { args: copy.value, hash: (await fingerprintJson(copy.value)).hex };
+      return { args: copy.value, hash: (await fingerprintJson(copy.value, fingerprintOptions)).hex };
     } catch (error) {
       return { problem: reasonOf(error) };
     }
