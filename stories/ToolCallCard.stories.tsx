@@ -1,0 +1,182 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { ToolCallCard } from 'toolgate';
+import { argumentDeltas, pause, toolEvents as e } from 'toolgate/testing';
+import { flightSchema, openTurn, states } from './support/calls';
+import { Fixed, Live, interrupt } from './support/scenarios';
+
+/**
+ * One call, in each state it can show. Every story builds a real store from wire events, so
+ * what you see is what the reducer makes of them.
+ */
+const meta = {
+  title: 'Components/ToolCallCard',
+  component: ToolCallCard,
+  tags: ['autodocs'],
+  args: { callId: 'c1' },
+  parameters: { layout: 'padded' },
+} satisfies Meta<typeof ToolCallCard>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const fixed = (items: unknown[], extra: Partial<Story> = {}): Story => ({
+  render: (args) => (
+    <Fixed items={items}>
+      <ToolCallCard {...args} />
+    </Fixed>
+  ),
+  ...extra,
+});
+
+const card = (canvasElement: HTMLElement) => within(canvasElement).getByRole('article');
+
+export const Pending = fixed(states['pending'] as unknown[], {
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Waiting')).toBeVisible();
+    await expect(canvas.getByText('Waiting for arguments…')).toBeVisible();
+  },
+});
+
+export const StreamingShort = fixed(states['streamingShort'] as unknown[], {
+  play: async ({ canvasElement, canvas }) => {
+    await expect(canvas.getByText('Writing arguments')).toBeVisible();
+    // The field being written is marked, and said to screen readers.
+    await expect(canvasElement.querySelector('[data-writing]')).toHaveTextContent('2025-03-1');
+    await expect(canvas.getByText('(being written)')).toBeInTheDocument();
+  },
+});
+
+export const StreamingWithSchema = fixed(states['streamingShort'] as unknown[], {
+  args: { schema: flightSchema },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Departure date')).toBeVisible();
+    const passengers = canvas.getByText('Passengers').closest('li') as HTMLElement;
+    await expect(passengers.dataset['state']).toBe('pending');
+  },
+});
+
+export const StreamingLong = fixed(states['streamingLong'] as unknown[], {
+  play: async ({ canvas }) => {
+    const toggle = canvas.getByRole('button', { name: /characters$/ });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    toggle.focus();
+    await userEvent.keyboard('{Enter}');
+    await expect(canvas.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(canvas.getByText(/Line 60: agreed/)).toBeVisible();
+  },
+});
+
+const MEGABYTE = 1024 * 1024;
+/** 1 MB of argument text, streamed live in 4-character fragments through the real store and parser. */
+function* megabyte() {
+  const text = JSON.stringify({ path: 'logs/huge.txt', content: 'All work and no play makes a long argument. '.repeat(MEGABYTE / 44 + 1).slice(0, MEGABYTE) });
+  yield e.start('c1', { name: 'write_file', location: 'app', risk: 'medium' });
+  yield* argumentDeltas('c1', text, 4);
+  yield e.complete('c1', text);
+}
+
+export const Streaming1MB: Story = {
+  render: (args) => (
+    <Live items={megabyte} speed={1}>
+      <ToolCallCard {...args} />
+    </Live>
+  ),
+  play: async ({ canvas, canvasElement }) => {
+    // While it streams, the page keeps rendering: the growing text is on screen and marked.
+    await waitFor(() => expect(canvasElement.querySelector('[data-writing]')).not.toBeNull(), { timeout: 20_000 });
+    await waitFor(() => expect(canvas.getByText('Running')).toBeVisible(), { timeout: 60_000 });
+    await expect(canvas.getByRole('button', { name: `${MEGABYTE.toLocaleString('en-US')} characters` })).toBeVisible();
+  },
+};
+
+export const Issued = fixed(states['issued'] as unknown[], {
+  play: async ({ canvasElement }) => {
+    await expect(card(canvasElement).dataset['status']).toBe('issued');
+    await expect(within(card(canvasElement)).getByText('Running')).toBeVisible();
+  },
+});
+
+export const ProgressDeterminate = fixed(states['progressDeterminate'] as unknown[], {
+  play: async ({ canvas }) => {
+    const bar = canvas.getByRole('progressbar', { name: 'Progress' });
+    await expect(bar).toHaveAttribute('value', String(37 / 120));
+    await expect(canvas.getByText('37 of 120 · contracts/2024')).toBeVisible();
+  },
+});
+
+export const ProgressIndeterminate = fixed(states['progressIndeterminate'] as unknown[], {
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('progressbar', { name: 'Progress' })).not.toHaveAttribute('value');
+    await expect(canvas.getByText('Scanning folders…')).toBeVisible();
+  },
+});
+
+export const SettledOk = fixed(states['settledOk'] as unknown[], {
+  play: async ({ canvasElement, canvas }) => {
+    await expect(card(canvasElement).dataset['outcome']).toBe('ok');
+    await expect(canvas.getByText('Done')).toBeVisible();
+    await expect(canvas.getByText('Took 1.6 sec')).toBeVisible();
+  },
+});
+
+const failure = (code: string, text: string): Story =>
+  fixed(states[code] as unknown[], {
+    play: async ({ canvasElement, canvas }) => {
+      await expect(card(canvasElement).dataset['outcome']).toBe('error');
+      await expect(canvas.getByText(text)).toHaveAttribute('data-code', code);
+      await expect(canvas.getByText(code).tagName).toBe('CODE');
+    },
+  });
+
+export const Interrupted = failure('INTERRUPTED', 'Interrupted');
+export const Rejected = failure('REJECTED', 'Rejected');
+export const Invalid = failure('INVALID', 'Invalid arguments');
+export const Timeout = failure('TIMEOUT', 'Timed out');
+export const Failed = failure('FAILED', 'Failed');
+
+/** The user interrupts the turn here: the card is cancelled at once, without waiting for the server. */
+export const CancelledLocally: Story = {
+  render: (args) => (
+    <Fixed items={openTurn}>
+      {(store) => (
+        <>
+          <ToolCallCard {...args} />
+          <button type="button" className="toolgate-button" onClick={() => store.getState().interrupt('turn-1')}>
+            Interrupt
+          </button>
+        </>
+      )}
+    </Fixed>
+  ),
+  play: async ({ canvas, canvasElement }) => {
+    await expect(card(canvasElement).dataset['status']).toBe('issued');
+    await userEvent.tab();
+    await expect(canvas.getByRole('button', { name: 'Interrupt' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await expect(card(canvasElement).dataset['status']).toBe('cancelled');
+    await expect(canvas.getByText('Cancelled here')).toBeVisible();
+  },
+};
+
+export const CancelledByServer = fixed(states['cancelledByServer'] as unknown[], {
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Cancelled')).toBeVisible();
+    await expect(canvas.getByText('Cancelled by the server')).toBeVisible();
+  },
+});
+
+/** Cancelled here, but the server had already committed: the late outcome is shown, never hidden. */
+export const CancelledWithLateOutcome = fixed([...openTurn, interrupt('turn-1'), pause(700), e.settled('c1', true)], {
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Cancelled here')).toBeVisible();
+    await expect(canvas.getByText('Finished anyway after the cancel: Done')).toBeVisible();
+  },
+});
+
+export const FailedModelStopped = fixed(states['failed'] as unknown[], {
+  play: async ({ canvasElement, canvas }) => {
+    await expect(card(canvasElement).dataset['outcome']).toBe('failed');
+    await expect(canvas.getByText('Stopped')).toBeVisible();
+    await expect(canvas.getByText(/reached its output limit/)).toBeVisible();
+  },
+});

@@ -1,0 +1,74 @@
+/// <reference types="vite/client" />
+/**
+ * Shared pieces of the stories: stores built from timed event lists, live replays, and the
+ * argument sets the stories show. Not a story file itself (the globs match *.stories.tsx only).
+ */
+import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
+import { ToolgateProvider, createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from 'toolgate';
+import { ReplayPause, replayEvents } from 'toolgate/testing';
+
+/**
+ * Stories replay at the `speed` a person picks; under test (vitest sets MODE to 'test') they run
+ * instantly and play functions wait on what is shown, never on time.
+ */
+export const storySpeed = (speed: number): number => (import.meta.env.MODE === 'test' ? Infinity : speed);
+
+/**
+ * A store filled from events and pauses, stamped by a virtual clock that ends at the real now:
+ * durations are exactly the pauses, and calls still open keep running on the real clock.
+ */
+export function storeFrom(items: readonly unknown[], options: ToolStreamStoreOptions = {}): ToolStreamStore {
+  const total = items.reduce<number>((sum, item) => sum + (item instanceof ReplayPause ? item.ms : 0), 0);
+  let virtual: number | undefined = Date.now() - total;
+  const store = createToolStreamStore({ ...options, now: () => virtual ?? Date.now() });
+  for (const item of items) {
+    if (item instanceof ReplayPause) (virtual as number) += item.ms;
+    else if (typeof item === 'function') (item as (store: ToolStreamStore) => void)(store);
+    else store.getState().dispatch(item);
+  }
+  virtual = undefined;
+  return store;
+}
+
+/** An item of `storeFrom`: the user interrupts `turnId` at that point (a local event, as a button would send). */
+export const interrupt = (turnId: string) => (store: ToolStreamStore) => store.getState().interrupt(turnId);
+
+/** Provide a store built once from `items`; `children` may take the store (an Interrupt button needs it). */
+export function Fixed({ items, options, children }: { items: readonly unknown[]; options?: ToolStreamStoreOptions; children: ReactNode | ((store: ToolStreamStore) => ReactNode) }) {
+  const [store] = useState(() => storeFrom(items, options));
+  return (
+    <ToolgateProvider store={store}>
+      <Frame>{typeof children === 'function' ? children(store) : children}</Frame>
+    </ToolgateProvider>
+  );
+}
+
+/** Replay `items` live into a fresh store (frame-coalesced, as an app would use it for fast streams). */
+export function Live({ items, speed, children }: { items: () => Iterable<unknown>; speed: number; children: ReactNode | ((store: ToolStreamStore) => ReactNode) }) {
+  const [store] = useState(() => createToolStreamStore({ coalesce: 'frame' }));
+  useEffect(() => {
+    const controller = new AbortController();
+    void replayEvents(store, items(), { speed: storySpeed(speed), signal: controller.signal });
+    return () => controller.abort();
+  }, [store, items, speed]);
+  return (
+    <ToolgateProvider store={store}>
+      <Frame>{typeof children === 'function' ? children(store) : children}</Frame>
+    </ToolgateProvider>
+  );
+}
+
+const frame: CSSProperties = {
+  display: 'grid',
+  gap: '1rem',
+  maxWidth: '48rem',
+  padding: '1rem',
+  background: 'var(--toolgate-bg)',
+  color: 'var(--toolgate-fg)',
+  fontFamily: 'var(--toolgate-font)',
+};
+
+/** The kit's background and text colour around a story, so the dark theme reads as dark. */
+export function Frame({ children, wide }: { children: ReactNode; wide?: boolean }) {
+  return <div style={wide ? { ...frame, maxWidth: 'none' } : frame}>{children}</div>;
+}
