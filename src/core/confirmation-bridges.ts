@@ -40,7 +40,12 @@ function explainApprovalRequest(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Options of {@link answerToolApprovalRequest}. */
+/**
+ * Options of {@link answerToolApprovalRequest}.
+ *
+ * @example
+ * answerToolApprovalRequest(confirmations, message, send, { signal: sessionClosed.signal });
+ */
 export interface ApprovalRequestOptions {
   /** Aborting it withdraws the request while it waits (e.g. the session closed); nothing is sent then. */
   signal?: AbortSignal;
@@ -105,7 +110,12 @@ export function answerToolApprovalRequest(
   });
 }
 
-/** Options of {@link connectApprovalGate}. */
+/**
+ * Options of {@link connectApprovalGate}.
+ *
+ * @example
+ * connectApprovalGate(session, confirmations, { onError: (reason) => console.warn(reason) });
+ */
 export interface ApprovalGateOptions {
   /** A `tool.approval-request` that is malformed; answered `approved: false` when it has a requestId. */
   onError?: (reason: string, event: unknown) => void;
@@ -160,7 +170,12 @@ export function connectApprovalGate(
   });
 }
 
-/** What the app-tool host asks when a tool has `confirm` (structurally its `requestApproval` argument). */
+/**
+ * What the app-tool host asks when a tool has `confirm` (structurally its `requestApproval` argument).
+ *
+ * @example
+ * const query: AppToolApprovalQuery = { callId: 'c1', turnId: 't1', toolName: 'insert_text', arguments: { text: 'hi' } };
+ */
 export interface AppToolApprovalQuery {
   readonly callId: string;
   readonly turnId: string;
@@ -169,13 +184,23 @@ export interface AppToolApprovalQuery {
   readonly signal?: AbortSignal;
 }
 
-/** The answer the app-tool host expects: `approved: false` becomes `REJECTED`. */
+/**
+ * The answer the app-tool host expects: `approved: false` becomes `REJECTED`.
+ *
+ * @example
+ * const answer: AppToolApprovalAnswer = { approved: false, reason: 'declined' };
+ */
 export interface AppToolApprovalAnswer {
   approved: boolean;
   reason?: string;
 }
 
-/** Options of {@link createAppToolApprovalHandler}. */
+/**
+ * Options of {@link createAppToolApprovalHandler}.
+ *
+ * @example
+ * createAppToolApprovalHandler(confirmations, { describe: (name) => descriptors[name] });
+ */
 export interface AppToolApprovalHandlerOptions {
   /** The descriptor of an app tool; without one, a write that needs confirmation. */
   describe?: (toolName: string) => Partial<ToolDescriptor> | undefined;

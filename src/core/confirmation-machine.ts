@@ -18,6 +18,9 @@ import { resolveToolDescriptor, type ToolDescriptor } from './tool-descriptor';
 
 /**
  * The states of one request, in the order a request usually meets them.
+ *
+ * @example
+ * CONFIRMATION_STATUSES.includes(view.status) // true
  * - `idle`: taken in (arguments snapshotted and frozen), waiting for its fingerprint or its turn;
  * - `reviewing`: shown to a person, who may approve or deny;
  * - `confirming`: `room.confirmTool` in flight;
@@ -43,6 +46,9 @@ export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
 
 /**
  * What can happen to a request.
+ *
+ * @example
+ * for (const event of CONFIRMATION_EVENTS) nextConfirmationStatus('reviewing', event);
  * - `review`: it is at the head of the queue and its fingerprint is ready;
  * - `confirm`: ask the room for a (new) confirmation id;
  * - `invoke`: invoke without a new confirmation (a descriptor that needs none, the path
@@ -93,6 +99,9 @@ export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
  * | uncertain  |           | confirming | invoking |           |         |        |           | checking |         |        |           |
  * | failed     |           | confirming | invoking |           |         |        |           |          |         |        |           |
  * | done, denied, refused, withdrawn: final                                                                                      |
+ *
+ * @example
+ * CONFIRMATION_TRANSITIONS.reviewing.confirm // 'confirming'
  */
 export const CONFIRMATION_TRANSITIONS = {
   idle: { review: 'reviewing', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn' },
@@ -139,10 +148,20 @@ export type ConfirmationOutcome =
   | { readonly status: 'failed'; readonly reason: string }
   | { readonly status: 'uncertain'; readonly reason: string };
 
-/** The statuses that are outcomes (DESIGN's union). */
+/**
+ * The statuses that are outcomes (DESIGN's union).
+ *
+ * @example
+ * const ended: ConfirmationOutcomeStatus = 'uncertain';
+ */
 export type ConfirmationOutcomeStatus = ConfirmationOutcome['status'];
 
-/** What the application's own check found after an unknown outcome. */
+/**
+ * What the application's own check found after an unknown outcome.
+ *
+ * @example
+ * const found: OutcomeCheckResult = (await ledger.has(receiptKey)) ? { status: 'done', output: 'found' } : { status: 'not-done' };
+ */
 export type OutcomeCheckResult =
   /** It took effect; `output` is what the check found (shown as the result). */
   | { status: 'done'; output?: unknown }
@@ -151,7 +170,12 @@ export type OutcomeCheckResult =
   /** The check cannot tell either. */
   | { status: 'unknown'; reason?: string };
 
-/** What the application's check is given. */
+/**
+ * What the application's check is given.
+ *
+ * @example
+ * const check: CheckOutcome = ({ fingerprint }: OutcomeCheckContext) => ledger.lookup(fingerprint);
+ */
 export interface OutcomeCheckContext {
   readonly requestId: string;
   readonly toolName: string;
@@ -169,12 +193,21 @@ export interface OutcomeCheckContext {
  * The application's own way to find out whether a call whose answer was lost took effect
  * (seed 002: "determine whether the destination performed the operation before blindly
  * retrying a write"). The kit never retries by itself.
+ *
+ * @example
+ * const checkOutcome: CheckOutcome = async ({ arguments: args }) =>
+ *   (await bank.findTransfer(args)) ? { status: 'done', output: 'found in the ledger' } : { status: 'not-done' };
  */
 export type CheckOutcome = (context: OutcomeCheckContext) => OutcomeCheckResult | Promise<OutcomeCheckResult>;
 
 /* ------------------------------------------------------------------ requests */
 
-/** What `onApprove` is given besides the arguments. */
+/**
+ * What `onApprove` is given besides the arguments.
+ *
+ * @example
+ * onApprove: (args, { fingerprint }: ApprovalContext) => send({ type: 'tool.approval', requestId, approved: true, fingerprint: fingerprint.hex })
+ */
 export interface ApprovalContext {
   readonly requestId: string;
   readonly toolName: string;
@@ -210,6 +243,10 @@ interface ConfirmationRequestBase {
  * runs `confirmTool` then `invokeTool`; or the path without a room (`onApprove`): approve calls
  * `onApprove(snapshot)`, whose return value is the output. The second serves app tools and the
  * server's before-tool-call gate.
+ *
+ * @example
+ * const viaRoom: ConfirmationRequest = { toolName: 'transfer', arguments: { to: 'bob' }, descriptor };
+ * const viaCallback: ConfirmationRequest = { toolName: 'insert_text', arguments, onApprove: () => null, onDeny: (why) => log(why) };
  */
 export type ConfirmationRequest = ConfirmationRequestBase &
   (
@@ -217,7 +254,12 @@ export type ConfirmationRequest = ConfirmationRequestBase &
     | { onApprove: (args: JsonValue, context: ApprovalContext) => unknown; room?: undefined }
   );
 
-/** Which actions a request accepts right now (what a dialog enables). */
+/**
+ * Which actions a request accepts right now (what a dialog enables).
+ *
+ * @example
+ * <button disabled={!view.can.approve} onClick={() => confirmations.approve({ requestId: view.id })}>Approve</button>
+ */
 export interface ConfirmationActions {
   readonly approve: boolean;
   readonly deny: boolean;
@@ -226,7 +268,12 @@ export interface ConfirmationActions {
   readonly dismiss: boolean;
 }
 
-/** An immutable view of one request. A new object whenever anything in it changes. */
+/**
+ * An immutable view of one request. A new object whenever anything in it changes.
+ *
+ * @example
+ * const { title, arguments: args, fingerprint, status } = confirmations.getState().current!;
+ */
 export interface ConfirmationView {
   readonly id: string;
   readonly status: ConfirmationStatus;
@@ -254,7 +301,13 @@ export interface ConfirmationView {
   readonly can: ConfirmationActions;
 }
 
-/** The controller's snapshot, handed to `useSyncExternalStore`: never changed once handed out. */
+/**
+ * The controller's snapshot, handed to `useSyncExternalStore`: never changed once handed out.
+ *
+ * @example
+ * const state = useSyncExternalStore(confirmations.subscribe, confirmations.getState, confirmations.getInitialState);
+ * state.waiting // how many wait behind the one shown
+ */
 export interface ConfirmationState {
   /** The shown request's status, or `idle` when none is shown. */
   readonly status: ConfirmationStatus;
@@ -268,13 +321,30 @@ export interface ConfirmationState {
   readonly last: { readonly requestId: string; readonly toolName: string; readonly outcome: ConfirmationOutcome } | null;
 }
 
-/** Picks a request by id; without it, the shown one. Guards a late "yes" from approving the next request. */
+/**
+ * Picks a request by id; without it, the shown one. Guards a late "yes" from approving the next request.
+ *
+ * @example
+ * confirmations.approve({ requestId: idHeardBySpeech });
+ */
 export interface ConfirmationTarget {
   requestId?: string;
 }
 
+/**
+ * Told after every change, with the new and the previous snapshot.
+ *
+ * @example
+ * const stop = confirmations.subscribe((state, previous) => { if (state.waiting > previous.waiting) chime(); });
+ */
 export type ConfirmationListener = (state: ConfirmationState, previous: ConfirmationState) => void;
 
+/**
+ * Options of {@link createConfirmationController}.
+ *
+ * @example
+ * createConfirmationController({ room, checkOutcome, onResult: (outcome) => log(outcome) });
+ */
 export interface ConfirmationControllerOptions {
   /** The room used by requests that give neither `room` nor `onApprove`. */
   room?: ToolRoom;
@@ -290,6 +360,9 @@ export interface ConfirmationControllerOptions {
 
 /**
  * The confirmation queue and flow, as an external store. See {@link createConfirmationController}.
+ *
+ * @example
+ * const confirmations: ConfirmationController = createConfirmationController({ room });
  */
 export interface ConfirmationController {
   /**

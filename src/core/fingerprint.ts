@@ -9,7 +9,12 @@
 import { canonicalJson } from './canonical-json';
 import type { JsonValue } from './json-value';
 
-/** A SHA-256 fingerprint: the full lower-case hex and a short display form. */
+/**
+ * A SHA-256 fingerprint: the full lower-case hex and a short display form.
+ *
+ * @example
+ * const { hex, short }: Fingerprint = await fingerprintJson(args);
+ */
 export interface Fingerprint {
   /** 64 lower-case hex digits: what is compared by machines and sent on the wire. */
   readonly hex: string;
@@ -17,7 +22,12 @@ export interface Fingerprint {
   readonly short: string;
 }
 
-/** Where the fingerprint finds Web Crypto; `globalThis.crypto` unless given. */
+/**
+ * Where the fingerprint finds Web Crypto; `globalThis.crypto` unless given.
+ *
+ * @example
+ * await fingerprintJson(args, { crypto: globalThis.crypto });
+ */
 export interface FingerprintOptions {
   /** Defaults to `globalThis.crypto`. Pass another implementation (or `{}` to test its absence). */
   crypto?: { readonly subtle?: SubtleCrypto | undefined } | undefined;
@@ -40,7 +50,12 @@ export class WebCryptoUnavailableError extends Error {
   }
 }
 
-/** How many groups of four hex digits the short form shows (48 bits). */
+/**
+ * How many groups of four hex digits the short form shows (48 bits).
+ *
+ * @example
+ * formatFingerprint(hex, SHORT_FINGERPRINT_GROUPS + 1) // a longer form, for a second look
+ */
 export const SHORT_FINGERPRINT_GROUPS = 3;
 
 /**

@@ -27,7 +27,12 @@ export interface ToolRoom {
   invokeTool(toolName: string, args: unknown, confirmationId?: string): Promise<unknown>;
 }
 
-/** Options of a {@link ToolRoomError}. */
+/**
+ * Options of a {@link ToolRoomError}.
+ *
+ * @example
+ * new ToolRoomError('confirmation already used', { code: 'confirmation-consumed' } satisfies ToolRoomErrorOptions);
+ */
 export interface ToolRoomErrorOptions {
   /** `true` (the default): the room answered and nothing took effect. */
   definite?: boolean;
@@ -69,7 +74,12 @@ export class ToolRoomUnknownOutcomeError extends ToolRoomError {
   }
 }
 
-/** `definite`: the room answered and nothing took effect; `unknown`: no answer, maybe it did. */
+/**
+ * `definite`: the room answered and nothing took effect; `unknown`: no answer, maybe it did.
+ *
+ * @example
+ * const kind: RoomErrorKind = classifyRoomError(error);
+ */
 export type RoomErrorKind = 'definite' | 'unknown';
 
 /**

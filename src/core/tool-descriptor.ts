@@ -9,7 +9,12 @@
 
 import type { ToolRisk } from './wire';
 
-/** `read` leaves the world as it was; `write` changes something. */
+/**
+ * `read` leaves the world as it was; `write` changes something.
+ *
+ * @example
+ * const effect: ToolEffect = 'write';
+ */
 export type ToolEffect = 'read' | 'write';
 
 /**
@@ -41,6 +46,9 @@ export interface ToolDescriptor {
  * The descriptor used when a tool has none: a high-risk write that needs confirmation.
  * DESIGN fixes "write" and "needs confirmation"; the risk is not given, and a tool nobody
  * described is assumed to be as risky as any (`high`).
+ *
+ * @example
+ * resolveToolDescriptor(undefined) === MISSING_TOOL_DESCRIPTOR // true
  */
 export const MISSING_TOOL_DESCRIPTOR: Readonly<ToolDescriptor> = Object.freeze({
   effect: 'write',

@@ -14,13 +14,23 @@ import { snapshotJson, type JsonValue } from '../core/json-value';
 import { ToolRoomError, ToolRoomUnknownOutcomeError, reasonOf, type ToolRoom } from '../core/room';
 import type { ToolDescriptor } from '../core/tool-descriptor';
 
-/** A tool the scripted room hosts: its descriptor and what it does. */
+/**
+ * A tool the scripted room hosts: its descriptor and what it does.
+ *
+ * @example
+ * const transfer: ScriptedRoomTool = { effect: 'write', risk: 'high', requiresConfirmation: true, run: (args) => ({ sent: args }) };
+ */
 export interface ScriptedRoomTool extends Partial<ToolDescriptor> {
   /** The tool's effect; returns its output. Throwing is a definite failure (nothing happened). */
   run?: (args: JsonValue, context: { readonly confirmationId: string | undefined; readonly effect: number }) => unknown;
 }
 
-/** A fault the room injects into the next matching call (once, or `times` times). */
+/**
+ * A fault the room injects into the next matching call (once, or `times` times).
+ *
+ * @example
+ * room.fault({ kind: 'lose-response', toolName: 'transfer' });
+ */
 export type ScriptedRoomFault = (
   | /** confirmTool rejects definitely, as a room without the right authority would. */
   { kind: 'refuse-confirm'; reason?: string }
@@ -39,6 +49,12 @@ export type ScriptedRoomFault = (
   times?: number;
 };
 
+/**
+ * Options of {@link createScriptedRoom}.
+ *
+ * @example
+ * createScriptedRoom({ grants: ['tool:invoke:*'], delayMs: 400, speed }); // no tool:confirm: confirmations are refused
+ */
 export interface ScriptedRoomOptions {
   /** Authority held by the caller, e.g. `tool:confirm:transfer`; `*` at the end matches any rest. Default: `tool:invoke:*`, `tool:confirm:*`. */
   grants?: readonly string[];
@@ -55,7 +71,12 @@ export interface ScriptedRoomOptions {
   crypto?: FingerprintOptions['crypto'];
 }
 
-/** One call as the room saw it. */
+/**
+ * One call as the room saw it.
+ *
+ * @example
+ * room.calls.filter((call: ScriptedRoomCall) => call.method === 'invokeTool').length // 1
+ */
 export interface ScriptedRoomCall {
   readonly seq: number;
   readonly method: 'confirmTool' | 'invokeTool';
@@ -73,7 +94,12 @@ export interface ScriptedRoomCall {
   readonly reason?: string;
 }
 
-/** An effect that took place (whether or not its response reached the caller). */
+/**
+ * An effect that took place (whether or not its response reached the caller).
+ *
+ * @example
+ * room.effects.every((effect: ScriptedRoomEffect) => effect.answered) // false after a lost response
+ */
 export interface ScriptedRoomEffect {
   readonly seq: number;
   readonly toolName: string;
@@ -85,7 +111,12 @@ export interface ScriptedRoomEffect {
   readonly answered: boolean;
 }
 
-/** A confirmation the room issued. */
+/**
+ * A confirmation the room issued.
+ *
+ * @example
+ * room.confirmations.every((c: ScriptedRoomConfirmation) => c.consumed)
+ */
 export interface ScriptedRoomConfirmation {
   readonly id: string;
   readonly toolName: string;
@@ -93,6 +124,13 @@ export interface ScriptedRoomConfirmation {
   readonly consumed: boolean;
 }
 
+/**
+ * The scripted room: a {@link ToolRoom} with its record and controls.
+ *
+ * @example
+ * const room: ScriptedRoom = createScriptedRoom();
+ * room.revoke('tool:confirm:*'); // from now on, confirmations are refused
+ */
 export interface ScriptedRoom extends ToolRoom {
   /** Every call, in order. */
   readonly calls: readonly ScriptedRoomCall[];

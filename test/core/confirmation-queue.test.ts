@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createConfirmationController, type ConfirmationState, type ToolDescriptor } from 'toolgate/core';
+import { createConfirmationController, type ToolDescriptor } from 'toolgate/core';
 import { createScriptedRoom } from 'toolgate/testing';
 import { deferred, isDeepFrozen, record, settleAll, shown, until } from './confirmation-helpers';
 
