@@ -84,3 +84,20 @@ export function sessionEvents() {
 export function paced(items: readonly unknown[], ms = 40): unknown[] {
   return items.flatMap((item) => ((item as { phase?: string }).phase === 'arguments-delta' ? [item, pause(ms)] : [item]));
 }
+
+/** The same events for another call id (to put several states side by side in one store). */
+export function withId(items: readonly unknown[], callId: string, turnId = 'turn-1'): unknown[] {
+  return items.map((item) => {
+    if (!item || typeof item !== 'object' || !('callId' in item)) return item;
+    return 'turnId' in item ? { ...item, callId, turnId } : { ...item, callId };
+  });
+}
+
+/** A legacy session: only `tool.preview`, each carrying the argument text received so far. */
+export function legacyEvents(): unknown[] {
+  const text = JSON.stringify({ city: 'Lisbon', days: 3, units: 'metric' });
+  const second = JSON.stringify({ query: 'pastel de nata' });
+  const grow = (callId: string, name: string, full: string) =>
+    Array.from({ length: Math.ceil(full.length / 5) }, (_, i) => [e.preview(callId, full.slice(0, (i + 1) * 5), { name }), pause(60)]).flat();
+  return [...grow('p1', 'get_forecast', text), ...grow('p2', 'search_recipes', second)];
+}

@@ -3,9 +3,9 @@
  * Shared pieces of the stories: stores built from timed event lists, live replays, and the
  * argument sets the stories show. Not a story file itself (the globs match *.stories.tsx only).
  */
-import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { ToolgateProvider, createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from 'toolgate';
-import { ReplayPause, replayEvents } from 'toolgate/testing';
+import { ReplayPause, createScriptedSession, replayEvents, type ScriptStep, type ScriptedSession } from 'toolgate/testing';
 
 /**
  * Stories replay at the `speed` a person picks; under test (vitest sets MODE to 'test') they run
@@ -71,4 +71,34 @@ const frame: CSSProperties = {
 /** The kit's background and text colour around a story, so the dark theme reads as dark. */
 export function Frame({ children, wide }: { children: ReactNode; wide?: boolean }) {
   return <div style={wide ? { ...frame, maxWidth: 'none' } : frame}>{children}</div>;
+}
+
+/**
+ * Play a scripted session (toolgate/testing) into a provider, live, at the story's speed: the
+ * same session object users drive in their own tests.
+ */
+export function Scripted({
+  script,
+  speed,
+  capabilities,
+  children,
+}: {
+  script: () => readonly ScriptStep[];
+  speed: number;
+  capabilities?: readonly string[];
+  children: ReactNode | ((session: ScriptedSession) => ReactNode);
+}) {
+  const session = useMemo(
+    () => createScriptedSession({ script: script(), speed: storySpeed(speed), ...(capabilities && { capabilities }) }),
+    [script, speed, capabilities],
+  );
+  useEffect(() => {
+    void session.play();
+    return () => session.stop();
+  }, [session]);
+  return (
+    <ToolgateProvider session={session}>
+      <Frame>{typeof children === 'function' ? children(session) : children}</Frame>
+    </ToolgateProvider>
+  );
 }

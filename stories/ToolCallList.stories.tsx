@@ -1,0 +1,196 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { ToolCallCard, ToolCallList, useToolgateStore, type ToolCallListProps } from 'toolgate';
+import { eventScript, pause, step, toolEvents as e } from 'toolgate/testing';
+import { flightSchema, legacyEvents, openTurn, paced, sessionEvents, states, withId } from './support/calls';
+import { Fixed, Frame, Scripted, interrupt } from './support/scenarios';
+
+type Args = ToolCallListProps & {
+  /** How fast the scripted session plays: 1 is real time (instant when run as a test). */
+  speed: number;
+};
+
+/**
+ * A session's calls, in order and grouped by turn. The live stories play scripted sessions from
+ * `toolgate/testing` at the `speed` you choose; as tests they run instantly and their play
+ * functions wait on what is shown.
+ */
+const meta = {
+  title: 'Components/ToolCallList',
+  component: ToolCallList,
+  tags: ['autodocs'],
+  args: { speed: 1 },
+  argTypes: { speed: { control: { type: 'range', min: 0.25, max: 8, step: 0.25 } } },
+} satisfies Meta<Args>;
+export default meta;
+type Story = StoryObj<Args>;
+
+const cards = (canvasElement: HTMLElement) => within(canvasElement).queryAllByRole('article');
+const statusOf = (canvasElement: HTMLElement) => cards(canvasElement).map((card) => `${card.getAttribute('aria-labelledby') && within(card).getByText(/_/, { selector: '.toolgate-card-name' }).textContent}:${card.dataset['status']}`);
+
+export const Empty: Story = {
+  render: ({ speed: _speed, ...args }) => (
+    <Fixed items={[]}>
+      <ToolCallList {...args} />
+    </Fixed>
+  ),
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('region', { name: 'Tool calls' })).toHaveTextContent('No tool calls yet');
+  },
+};
+
+const sessionScript = () => eventScript(paced(sessionEvents()));
+
+/** Two turns, calls streaming side by side, progress, and every kind of ending, live. */
+export const LiveSession: Story = {
+  render: ({ speed, ...args }) => (
+    <Scripted script={sessionScript} speed={speed}>
+      <ToolCallList schemas={{ search_flights: flightSchema }} {...args} />
+    </Scripted>
+  ),
+  play: async ({ canvasElement, canvas }) => {
+    await waitFor(() => expect(statusOf(canvasElement)).toEqual(['get_weather:settled', 'search_flights:settled', 'send_email:settled', 'write_file:settled']), { timeout: 30_000 });
+    await expect(within(canvas.getByRole('group', { name: 'Turn 1' })).getAllByRole('article')).toHaveLength(2);
+    await expect(within(canvas.getByRole('group', { name: 'Turn 2' })).getAllByRole('article')).toHaveLength(2);
+    await expect(canvas.getByText('Timed out')).toBeVisible();
+    await expect(canvas.getByText('Rejected')).toBeVisible();
+    // The live region has read out the latest changes.
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/write_file: Done/));
+  },
+};
+
+/** A server without tool-stream-v1 sends only `tool.preview`: calls are built from it, and marked. */
+export const LegacyPreviewSession: Story = {
+  render: ({ speed, ...args }) => (
+    <Scripted script={() => eventScript(legacyEvents())} speed={speed} capabilities={[]}>
+      <ToolCallList {...args} />
+    </Scripted>
+  ),
+  play: async ({ canvasElement, canvas }) => {
+    await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['issued', 'issued']), { timeout: 30_000 });
+    await expect(canvas.getAllByText('Preview')).toHaveLength(2);
+    await expect(canvas.getByText('pastel de nata')).toBeVisible();
+    await expect(canvas.getByRole('group', { name: 'Other calls' })).toBeVisible();
+  },
+};
+
+/** After `closed` every call is dropped and the list says so; later events change nothing. */
+export const ClosedSession: Story = {
+  render: ({ speed, ...args }) => (
+    <Scripted script={() => eventScript([...paced(sessionEvents().slice(0, 30)), pause(300), e.closed(), e.start('late', { name: 'too_late' })])} speed={speed}>
+      <ToolCallList {...args} />
+    </Scripted>
+  ),
+  play: async ({ canvas, canvasElement }) => {
+    await waitFor(() => expect(canvas.getByRole('region', { name: 'Tool calls' })).toHaveAttribute('data-state', 'closed'), { timeout: 30_000 });
+    await expect(canvas.getByText('Session closed')).toBeVisible();
+    await expect(cards(canvasElement)).toHaveLength(0);
+  },
+};
+
+function InterruptButton({ send }: { send: (message: { type: 'turn.interrupt'; turnId: string }) => void }) {
+  const store = useToolgateStore();
+  return (
+    <button
+      type="button"
+      className="toolgate-button"
+      onClick={() => {
+        // Cancel here at once, then tell the server (seed 000: the client does not wait for it).
+        store.getState().interrupt('turn-1');
+        send({ type: 'turn.interrupt', turnId: 'turn-1' });
+      }}
+    >
+      Interrupt
+    </button>
+  );
+}
+
+const interruptScript = () => [
+  ...eventScript(paced(openTurn)),
+  step.waitForMessage((message) => message.type === 'turn.interrupt'),
+  // The server had already committed the booking: its outcome arrives late, and is shown.
+  step.delay(600),
+  step.emit(e.settled('c1', true)),
+  step.emit(e.cancelled('c2')),
+];
+
+/** Press Interrupt: every open call of the turn is cancelled here at once; a late outcome still shows. */
+export const Interrupt: Story = {
+  render: ({ speed, ...args }) => (
+    <Scripted script={interruptScript} speed={speed}>
+      {(session) => (
+        <>
+          <ToolCallList {...args} />
+          <div>
+            <InterruptButton send={(message) => session.send(message)} />
+          </div>
+        </>
+      )}
+    </Scripted>
+  ),
+  play: async ({ canvasElement, canvas }) => {
+    await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['issued', 'streaming']), { timeout: 30_000 });
+    canvas.getByRole('button', { name: 'Interrupt' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['cancelled', 'cancelled']);
+    await expect(canvas.getAllByText('Cancelled here')).toHaveLength(2);
+    await waitFor(() => expect(canvas.getByText('Finished anyway after the cancel: Done')).toBeVisible(), { timeout: 30_000 });
+  },
+};
+
+const matrix: [string, unknown[]][] = [
+  ['Pending', states['pending'] as unknown[]],
+  ['Streaming', states['streamingShort'] as unknown[]],
+  ['Streaming, long', states['streamingLong'] as unknown[]],
+  ['Issued', states['issued'] as unknown[]],
+  ['Progress', states['progressDeterminate'] as unknown[]],
+  ['Progress, indeterminate', states['progressIndeterminate'] as unknown[]],
+  ['Settled', states['settledOk'] as unknown[]],
+  ...(['INTERRUPTED', 'REJECTED', 'INVALID', 'TIMEOUT', 'FAILED'] as const).map((code): [string, unknown[]] => [code, states[code] as unknown[]]),
+  ['Cancelled here', [...(states['issued'] as unknown[]), interrupt('turn-1')]],
+  ['Cancelled by the server', states['cancelledByServer'] as unknown[]],
+  ['Late outcome', [...(states['issued'] as unknown[]), interrupt('turn-1'), pause(500), e.settled('c1', false, 'FAILED')]],
+  ['Model stopped', states['failed'] as unknown[]],
+  ['Not JSON', [e.start('c1', { name: 'search' }), e.delta('c1', '{"q": "cats"} trailing prose')]],
+];
+const matrixItems = matrix.flatMap(([label, items], i) => items.map((item) => (typeof item === 'function' ? interrupt(`t${i}`) : withId([item], `m${i}`, `t${i}`)[0])));
+
+/** Every state of a call side by side, from one store. */
+function Matrix() {
+  return (
+    <Fixed items={matrixItems}>
+      <Frame wide>
+        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(18rem, 1fr))', gap: '0.75rem', alignItems: 'start' }}>
+          {matrix.map(([label], i) => (
+            <div key={label} role="group" aria-label={label} style={{ display: 'grid', gap: '0.25rem' }}>
+              <span style={{ fontSize: '0.75rem', color: 'var(--toolgate-muted)' }}>{label}</span>
+              <ToolCallCard callId={`m${i}`} />
+            </div>
+          ))}
+        </div>
+      </Frame>
+    </Fixed>
+  );
+}
+
+const checkMatrix: Story['play'] = async ({ canvasElement, canvas }) => {
+  const outcomes = cards(canvasElement).map((card) => `${card.dataset['status']}/${card.dataset['outcome']}`);
+  await expect(outcomes).toEqual([
+    'pending/open', 'streaming/open', 'streaming/open', 'issued/open', 'issued/open', 'issued/open', 'settled/ok',
+    'settled/error', 'settled/error', 'settled/error', 'settled/error', 'settled/error',
+    'cancelled/cancelled', 'cancelled/cancelled', 'cancelled/cancelled', 'failed/failed', 'streaming/open',
+  ]);
+  await expect(within(canvas.getByRole('group', { name: 'Late outcome' })).getByText('Finished anyway after the cancel: Failed')).toBeVisible();
+};
+
+export const MatrixOfStates: Story = { render: () => <Matrix />, play: checkMatrix };
+
+/** The same matrix in the dark theme (axe checks its contrast too). */
+export const MatrixOfStatesDark: Story = {
+  render: () => <Matrix />,
+  globals: { theme: 'dark' },
+  play: async (context) => {
+    await expect(context.canvasElement.ownerDocument.documentElement).toHaveAttribute('data-theme', 'dark');
+    await checkMatrix?.(context);
+  },
+};
