@@ -822,13 +822,14 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     if (registration) {
       registration.lastResult = Object.freeze({ callId: record.callId, result });
     }
+    // Free the slot before listeners hear of it: one reading `getState()` while notified must
+    // not build (and cache) a view where the settled call still runs.
+    const held = active === record;
+    if (held) active = null;
     touchCall(record);
     rememberAnswer(record.callId);
     record.resolve(result);
-    if (active === record) {
-      active = null;
-      pump();
-    }
+    if (held) pump();
     return true;
   }
 
