@@ -9,5 +9,6 @@ export const alias = {
   'toolgate/core': here('../src/core/index.ts'),
   'toolgate/testing': here('../src/testing/index.ts'),
   'toolgate/adapters': here('../src/adapters/index.ts'),
+  'toolgate/client': here('../src/client/index.ts'),
   toolgate: here('../src/index.ts'),
 };
