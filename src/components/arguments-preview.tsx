@@ -82,6 +82,7 @@ export const ArgumentsPreview = forwardRef<HTMLDivElement, ArgumentsPreviewProps
   );
   const invalid = error !== undefined;
   const empty = value === undefined && !schema?.properties;
+  const state = invalid ? 'invalid' : value === undefined ? 'empty' : path ? 'writing' : 'ready';
   return (
     <div
       role="group"
@@ -89,7 +90,7 @@ export const ArgumentsPreview = forwardRef<HTMLDivElement, ArgumentsPreviewProps
       {...rest}
       ref={ref}
       className={cx('toolgate-args', className)}
-      data-state={invalid ? 'invalid' : empty ? 'empty' : path ? 'writing' : 'ready'}
+      data-state={state}
     >
       <Tree.Provider value={options}>
         {invalid ? (
