@@ -9,6 +9,7 @@
  * on the dialog."
  */
 
+import { isTerminalStatus, type ToolCallStatus } from './call-lifecycle';
 import type { ConfirmationController, ConfirmationOutcome } from './confirmation-machine';
 import type { ToolSession } from './session';
 import type { ToolDescriptor } from './tool-descriptor';
@@ -119,13 +120,32 @@ export function answerToolApprovalRequest(
 export interface ApprovalGateOptions {
   /** A `tool.approval-request` that is malformed; answered `approved: false` when it has a requestId. */
   onError?: (reason: string, event: unknown) => void;
+  /**
+   * The session's tool-call store (or anything shaped like it). A request whose call has ended
+   * there (`settled`, `cancelled`, `failed`: e.g. its turn was interrupted here) is withdrawn
+   * from the queue unanswered: nobody waits for that answer any more, and a person must not be
+   * asked to approve a call that can no longer run.
+   */
+  calls?: ApprovalGateCalls;
+}
+
+/**
+ * What {@link connectApprovalGate} reads of the tool-call store (a `ToolStreamStore` fits).
+ *
+ * @example
+ * connectApprovalGate(session, confirmations, { calls: store satisfies ApprovalGateCalls });
+ */
+export interface ApprovalGateCalls {
+  getState(): { readonly calls: Readonly<Record<string, { readonly status: ToolCallStatus }>> };
+  subscribe(listener: () => void): () => void;
 }
 
 /**
  * Listen to a session's `tool.approval-request` events and queue each with the controller,
  * answering through `session.send`. A repeated request (same requestId, e.g. after a resume) is
- * answered once; `closed` withdraws the requests still waiting. Returns an unsubscribe function,
- * which stops listening but leaves queued requests to be answered.
+ * answered once; `closed` withdraws the requests still waiting, and so does the end of a request's
+ * call in `options.calls`. Returns an unsubscribe function, which stops listening but leaves
+ * queued requests to be answered.
  *
  * @example
  * useEffect(() => connectApprovalGate(session, confirmations), [session, confirmations]);
@@ -137,13 +157,44 @@ export function connectApprovalGate(
 ): () => void {
   const waiting = new Map<string, AbortController>();
   const seen = new Set<string>();
-  return session.subscribe((event) => {
+  const calls = options.calls;
+  /** The call ids of the waiting requests, watched in `calls` only while there are some. */
+  const callOf = new Map<string, string>();
+  let stopWatching: (() => void) | undefined;
+  const ended = (callId: string): boolean => {
+    const all = calls?.getState().calls;
+    const call = all !== undefined && Object.hasOwn(all, callId) ? all[callId] : undefined;
+    return call !== undefined && isTerminalStatus(call.status);
+  };
+  const sweep = (): void => {
+    for (const [requestId, callId] of callOf) {
+      if (!ended(callId)) continue;
+      callOf.delete(requestId);
+      waiting.get(requestId)?.abort(new DOMException(`The tool call ${callId} ended before it was approved`, 'AbortError'));
+    }
+    if (callOf.size === 0 && stopWatching) {
+      stopWatching();
+      stopWatching = undefined;
+    }
+  };
+  const forget = (requestId: string): void => {
+    waiting.delete(requestId);
+    callOf.delete(requestId);
+    if (callOf.size === 0 && stopWatching) {
+      stopWatching();
+      stopWatching = undefined;
+    }
+  };
+  const stopEvents = session.subscribe((event) => {
     if (!isRecord(event)) return;
     if (event.type === 'closed') {
       // DESIGN: `closed` is final; nobody is left to answer to.
       for (const pending of waiting.values()) pending.abort(new DOMException('The session closed', 'AbortError'));
       waiting.clear();
       seen.clear();
+      callOf.clear();
+      stopWatching?.();
+      stopWatching = undefined;
       return;
     }
     if (event.type !== 'tool.approval-request') return;
@@ -161,13 +212,24 @@ export function connectApprovalGate(
     const message = event as unknown as ToolApprovalRequestMessage;
     if (seen.has(message.requestId)) return;
     seen.add(message.requestId);
+    // Its call already ended here (e.g. the turn was interrupted before the request arrived): never shown.
+    if (calls !== undefined && ended(message.callId)) return;
     const pending = new AbortController();
     waiting.set(message.requestId, pending);
+    if (calls !== undefined) {
+      callOf.set(message.requestId, message.callId);
+      stopWatching ??= calls.subscribe(sweep);
+    }
     answerToolApprovalRequest(controller, message, (reply) => session.send(reply), { signal: pending.signal }).then(
-      () => waiting.delete(message.requestId),
-      () => waiting.delete(message.requestId),
+      () => forget(message.requestId),
+      () => forget(message.requestId),
     );
   });
+  return () => {
+    stopEvents();
+    stopWatching?.();
+    stopWatching = undefined;
+  };
 }
 
 /**

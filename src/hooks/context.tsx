@@ -172,7 +172,8 @@ function useSessionWiring(value: ToolgateContextValue, report: Report): void {
     const onError = (error: unknown) => report.current?.(error instanceof Error ? error.message : String(error), error);
     const stopEvents = session.subscribe((event) => store.getState().dispatch(event));
     const unbind = bindAppToolHost(session, host, { onError, lastSeq: () => store.getState().lastSeq });
-    const stopGate = connectApprovalGate(session, confirmations, { onError: (reason, event) => report.current?.(reason, event) });
+    // `calls: store`: an approval whose call ended here (the turn was interrupted, the server settled it) is withdrawn.
+    const stopGate = connectApprovalGate(session, confirmations, { onError: (reason, event) => report.current?.(reason, event), calls: store });
     return () => {
       stopGate();
       unbind();
