@@ -6,3 +6,5 @@ export * from './tool-call-card';
 export * from './tool-call-list';
 export * from './tool-status-announcer';
 export * from './tool-timeline';
+export * from './confirm-step';
+export * from './confirm-tool-dialog';

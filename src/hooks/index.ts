@@ -8,3 +8,5 @@ export * from './use-call-duration';
 export * from './use-status-announcer';
 export * from './use-tool-timeline';
 export * from './use-app-tool';
+export * from './confirm-labels';
+export * from './use-tool-confirmation';

@@ -2,6 +2,7 @@ import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { ToolCallStatus } from '../core/call-lifecycle';
 import type { ToolCall } from '../core/tool-call';
 import type { ToolLocation, ToolResultCode, ToolRisk } from '../core/wire';
+import { defaultConfirmLabels, type ConfirmToolLabels } from './confirm-labels';
 
 /**
  * Every string the kit shows, in one object. Plain strings, or functions where a string holds
@@ -58,6 +59,8 @@ export interface ToolgateLabels {
   timelineRow: (row: { name: string; status: string; start: string; writing?: string; running?: string }) => string;
   /** What the live region says when a call's status changes. */
   announce: (name: string, status: string) => string;
+  /** The confirmation dialog (`ConfirmToolDialog`). */
+  confirm: ConfirmToolLabels;
 }
 
 export const defaultLabels: ToolgateLabels = {
@@ -113,6 +116,7 @@ export const defaultLabels: ToolgateLabels = {
   timelineRow: ({ name, status, start, writing, running }) =>
     [`${name}: ${status}`, `started ${start}`, writing && `arguments ${writing}`, running && `ran ${running}`].filter(Boolean).join(', '),
   announce: (name, status) => `${name}: ${status}`,
+  confirm: defaultConfirmLabels,
 };
 
 type Override<T> = { [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? Partial<T[K]> : T[K] };
