@@ -427,7 +427,12 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
       report(`a frame from the server has no type: ${excerpt(text)}`, value);
       return;
     }
+    handleFrame(value as Record<string, unknown> & { type: string });
+    // After the client applied it, so a listener reads the new state (welcome, lastSeq, status).
     for (const listener of [...frameListeners]) safely(listener, value);
+  };
+
+  const handleFrame = (value: Record<string, unknown> & { type: string }): void => {
     if (value.seq !== undefined) {
       const seq = value.seq;
       if (typeof seq !== 'number' || !Number.isFinite(seq)) {

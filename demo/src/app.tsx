@@ -1,0 +1,75 @@
+import { useCallback, useMemo, useState } from 'react';
+import { ConfirmToolDialog, ToolCallList, ToolTimeline, ToolgateProvider, type ArgumentsSchema } from 'toolgate';
+import type { ReferenceSession } from 'toolgate/client';
+import type { DemoConfig } from './config';
+import { ConnectionPanel, ThemeSwitch } from './connection';
+import { DiagnosticsPanel } from './diagnostics-panel';
+import type { DiagnosticsLog } from './diagnostics';
+import { DocumentPanel, DocumentTools, emptyDocument, type DocumentState } from './document';
+import { FaultsPanel } from './faults';
+import { InvoiceTool, WritePanel, type WriteRecord } from './invoice';
+import { PromptsPanel } from './prompts';
+import { openSession } from './session';
+import { useWelcome } from './session-state';
+
+export interface AppProps {
+  config: DemoConfig;
+  diagnostics: DiagnosticsLog;
+  initialSession: ReferenceSession;
+}
+
+export function App({ config, diagnostics, initialSession }: AppProps) {
+  const [session, setSession] = useState(initialSession);
+  const [doc, setDoc] = useState<DocumentState>(emptyDocument);
+  const [lastWrite, setLastWrite] = useState<WriteRecord | null>(null);
+  const onStoreError = useCallback((reason: string) => diagnostics.add('store', reason), [diagnostics]);
+  const newSession = useCallback(() => {
+    setLastWrite(null);
+    setSession(openSession(config, diagnostics));
+  }, [config, diagnostics]);
+
+  const welcome = useWelcome(session);
+  // Field titles and required fields for the argument previews, from what the model is offered.
+  const schemas = useMemo(() => {
+    const entries = (welcome?.tools ?? []).filter((t) => t.parameters).map((t) => [t.name, t.parameters as ArgumentsSchema] as const);
+    return Object.fromEntries(entries);
+  }, [welcome]);
+
+  return (
+    // A new session object gets a new store, app-tool host and confirmation queue.
+    <ToolgateProvider session={session} room={session.room} onError={onStoreError}>
+      <a className="skip-link" href="#calls">
+        Skip to the tool calls
+      </a>
+      <header className="masthead">
+        <h1>toolgate live demo</h1>
+        <ConnectionPanel session={session} onNewSession={newSession} />
+        <ThemeSwitch initial={config.theme} />
+      </header>
+      <main className="layout">
+        <div className="column">
+          <PromptsPanel session={session} defaultSpeed={config.speed} />
+          <FaultsPanel session={session} />
+        </div>
+        <div className="column column-wide">
+          <section id="calls" className="panel" aria-labelledby="calls-title" tabIndex={-1}>
+            <h2 id="calls-title">Tool calls</h2>
+            <ToolCallList schemas={schemas} />
+          </section>
+          <section className="panel" aria-labelledby="timeline-title">
+            <h2 id="timeline-title">Timeline</h2>
+            <ToolTimeline />
+          </section>
+        </div>
+        <div className="column">
+          <DocumentPanel doc={doc} />
+          <WritePanel session={session} lastWrite={lastWrite} onResult={setLastWrite} />
+          <DiagnosticsPanel log={diagnostics} />
+        </div>
+      </main>
+      <DocumentTools setDoc={setDoc} />
+      <InvoiceTool session={session} onResult={setLastWrite} />
+      <ConfirmToolDialog />
+    </ToolgateProvider>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * What the page learns from its address: where the session's socket is (`?ws=` or, by default,
+ * `/ws` on the page's own origin, which `npm start` forwards to the reference server), the pacing
+ * of turns (`?speed=`), the room's time limit (`?roomTimeout=` in ms) and the theme (`?theme=`).
+ */
+export interface DemoConfig {
+  wsUrl: string;
+  /** Pacing of scripted turns: 1 realistic, 4 faster, Infinity instant. */
+  speed: number;
+  /** How long a room call may go unanswered before its outcome counts as unknown. */
+  roomTimeoutMs: number;
+  theme: 'light' | 'dark' | 'system';
+}
+
+function numberParam(params: URLSearchParams, name: string, fallback: number): number {
+  const raw = params.get(name);
+  if (raw === null || raw === '') return fallback;
+  const value = raw === 'Infinity' ? Infinity : Number(raw);
+  return Number.isNaN(value) || value <= 0 ? fallback : value;
+}
+
+export function readConfig(location: Pick<Location, 'protocol' | 'host' | 'search'>): DemoConfig {
+  const params = new URLSearchParams(location.search);
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const theme = params.get('theme');
+  return {
+    wsUrl: params.get('ws') || `${scheme}://${location.host}/ws`,
+    speed: numberParam(params, 'speed', 1),
+    roomTimeoutMs: numberParam(params, 'roomTimeout', 8000),
+    theme: theme === 'light' || theme === 'dark' ? theme : 'system',
+  };
+}
