@@ -32,9 +32,11 @@ export const ToolTimeline = forwardRef<HTMLElement, ToolTimelineProps>(function 
     <figure aria-labelledby={captionId} {...rest} ref={ref} className={cx('toolgate-timeline', className)}>
       <figcaption id={captionId} className="toolgate-timeline-caption">
         {labels.timeline}{' '}
-        <span className="toolgate-timeline-axis">
-          {formatTime(from, locale)} + {formatDuration(to - from, locale)}
-        </span>
+        {rows.length > 0 && (
+          <span className="toolgate-timeline-axis">
+            {formatTime(from, locale)} + {formatDuration(to - from, locale)}
+          </span>
+        )}
       </figcaption>
       <ol className="toolgate-timeline-rows">
         {rows.map(({ call, outcome, start, issued, end, offset, writing, running }) => (

@@ -16,22 +16,19 @@ export const systemClock: ToolgateClock = {
 
 /**
  * The current time, re-read every `intervalMs` while `active` (and not at all otherwise, so a
- * finished call costs nothing).
+ * finished call costs nothing). `undefined` until mounted: server and hydration renders agree.
  *
  * @example
  * const now = useNow(call.status === 'issued');
  */
-export function useNow(active: boolean, intervalMs = 1000, clock: ToolgateClock = systemClock): number {
-  const [now, setNow] = useState(() => clock.now());
+export function useNow(active: boolean, intervalMs = 1000, clock: ToolgateClock = systemClock): number | undefined {
+  const [now, setNow] = useState<number>();
   useEffect(() => {
     if (!active) return;
-    setNow(clock.now());
     let handle: unknown;
     const tick = () => {
-      handle = clock.setTimeout(() => {
-        setNow(clock.now());
-        tick();
-      }, intervalMs);
+      setNow(clock.now());
+      handle = clock.setTimeout(tick, intervalMs);
     };
     tick();
     return () => clock.clearTimeout(handle);

@@ -53,8 +53,9 @@ export function useToolTimeline(options: UseToolTimelineOptions = {}): ToolTimel
   const calls = useToolCalls(selectCalls, sameRows, options.store);
   const open = options.now === undefined && calls.some((c) => callOutcome(c) === 'open');
   const ticking = useNow(open, 1000, options.clock);
-  const now = options.now ?? ticking;
   const timed = calls.filter((c) => c.startedAt !== undefined);
+  // Before the first tick (and on the server), open calls end at the latest time the store has seen.
+  const now = options.now ?? ticking ?? Math.max(0, ...timed.flatMap((c) => [c.startedAt as number, c.issuedAt ?? 0, c.endedAt ?? 0]));
   const from = Math.min(...timed.map((c) => c.startedAt as number));
   const ends = timed.map((c) => ({ c, end: Math.max(c.endedAt ?? now, c.startedAt as number) }));
   const to = Math.max(from, ...ends.map((e) => e.end));
