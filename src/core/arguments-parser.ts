@@ -399,9 +399,8 @@ export function createArgumentsParser(options: ArgumentsParserOptions = {}): Arg
       }
       let out: unknown;
       if (f.isArray) {
-        const a = f.items.slice();
-        if (child !== NOTHING) a.push(child);
-        out = Object.freeze(a);
+        // concat allocates the copy at its final length (slice then push would grow it again).
+        out = Object.freeze(child === NOTHING ? f.items.slice() : f.items.concat([child]));
       } else {
         const o: Record<string, unknown> = { ...f.obj };
         if (child !== NOTHING && f.key !== undefined) defineOwn(o, f.key, child);
