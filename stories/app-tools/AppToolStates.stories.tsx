@@ -185,7 +185,8 @@ const scripts = {
 const scenario = (id: keyof typeof scripts): Story['render'] =>
   function Render({ speed }) {
     return (
-      <ScriptedApp script={scripts[id]} speed={speed}>
+      // A new speed starts the scenario afresh.
+      <ScriptedApp key={speed} script={scripts[id]} speed={speed}>
         <ColourTools id={id} />
       </ScriptedApp>
     );
@@ -262,7 +263,7 @@ export const AllStates: Story = {
   render: ({ speed }) => (
     <div style={{ display: 'grid', gap: '1.5rem' }}>
       {(['idle', 'queued', 'running', 'approval'] as const).map((id) => (
-        <ScriptedApp key={id} script={scripts[id]} speed={speed}>
+        <ScriptedApp key={`${id}-${speed}`} script={scripts[id]} speed={speed}>
           <ColourTools id={id} />
         </ScriptedApp>
       ))}

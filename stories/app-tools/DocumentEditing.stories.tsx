@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { z } from 'zod';
 import { ToolCallList, useAppTool, useInterrupt } from 'toolgate';
-import { createManualClock, step, toolEvents as e, type ManualClock, type ScriptStep, type ScriptedSession } from 'toolgate/testing';
+import { createManualClock, step, toolEvents as e, type ManualClock, type ScriptStep } from 'toolgate/testing';
 import { LOAD_MS, PREPARE_MS, createDocument, type Block, type EditableDocument, type Timers } from './document';
 import { AppToolCard, ScriptedApp, storySpeed } from './support';
 
@@ -233,10 +233,7 @@ const scripts = {
 function DocumentStory({ speed, clock, script }: { speed: number; clock: ManualClock | null; script: keyof typeof scripts }) {
   const [turns] = useState(createTurns);
   const [doc] = useState(() => createDocument(BLOCKS, clock ?? realTimers(storySpeed(speed))));
-  const [play] = useState(() => (session: ScriptedSession) => {
-    void session;
-    return scripts[script](turns);
-  });
+  const [play] = useState(() => () => scripts[script](turns));
   return (
     <ScriptedApp
       script={play}
@@ -282,7 +279,7 @@ const toolCard = (root: HTMLElement) => within(root).getByRole('article', { name
  * takes it back.
  */
 export const InterruptMidTurn: Story = {
-  render: ({ speed }, { loaded }) => <DocumentStory speed={speed} clock={(loaded['clock'] as ManualClock | null) ?? null} script="oneTurn" />,
+  render: ({ speed }, { loaded }) => <DocumentStory key={speed} speed={speed} clock={(loaded['clock'] as ManualClock | null) ?? null} script="oneTurn" />,
   play: async ({ canvasElement, loaded }) => {
     const clock = clockOf(loaded);
     const canvas = within(canvasElement);
@@ -328,7 +325,7 @@ export const InterruptMidTurn: Story = {
  * **Undo turn-1** takes back both of its edits and leaves turn-2's.
  */
 export const UndoWholeTurn: Story = {
-  render: ({ speed }, { loaded }) => <DocumentStory speed={speed} clock={(loaded['clock'] as ManualClock | null) ?? null} script="twoTurns" />,
+  render: ({ speed }, { loaded }) => <DocumentStory key={speed} speed={speed} clock={(loaded['clock'] as ManualClock | null) ?? null} script="twoTurns" />,
   play: async ({ canvasElement, loaded }) => {
     const clock = clockOf(loaded);
     const canvas = within(canvasElement);

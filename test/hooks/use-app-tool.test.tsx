@@ -1,4 +1,5 @@
-import { StrictMode, useState, type ReactNode } from 'react';
+import { Component, StrictMode, useState, type ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -586,6 +587,66 @@ describe('a tool owned by a component', () => {
     await expect(act(() => session.callTool({ callId: 'r1', name: 'read_count', arguments: {} }))).resolves.toEqual({ ok: true, output: 0 });
     act(() => into.set?.(7));
     await expect(act(() => session.callTool({ callId: 'r2', name: 'read_count', arguments: {} }))).resolves.toEqual({ ok: true, output: 7 });
+  });
+});
+
+/* ---------------------------------------------------- names, errors, server */
+
+describe('useAppTool names', () => {
+  it('moves the registration when the name changes, and announces only the new name', async () => {
+    const session = createScriptedSession();
+    const into = seen();
+    const { rerender } = render(
+      <App session={session}>
+        <Tool tool={{ name: 'old_name', run: () => 'old' }} into={into} />
+      </App>,
+    );
+    rerender(
+      <App session={session}>
+        <Tool tool={{ name: 'new_name', run: () => 'new' }} into={into} />
+      </App>,
+    );
+    await flush();
+    expect(sentOf(session, 'tools.update').at(-1)).toEqual({ type: 'tools.update', tools: [{ name: 'new_name' }] });
+    expect(into.view).toMatchObject({ name: 'new_name', registered: true });
+    await expect(act(() => session.callTool({ callId: 'n1', name: 'new_name', arguments: {} }))).resolves.toEqual({ ok: true, output: 'new' });
+    await expect(act(() => session.callTool({ callId: 'n2', name: 'old_name', arguments: {} }))).resolves.toMatchObject({ code: 'FAILED' });
+  });
+
+  it('fails clearly when two mounted components register the same name', () => {
+    class Boundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+      override state = { error: null as Error | null };
+      static getDerivedStateFromError(error: Error) {
+        return { error };
+      }
+      override render() {
+        return this.state.error ? <p role="alert">{this.state.error.message}</p> : this.props.children;
+      }
+    }
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const into = seen();
+    render(
+      <App session={createScriptedSession()}>
+        <Boundary>
+          <Tool tool={echo} into={into} />
+          <Tool tool={{ name: 'echo', run: () => null }} into={into} />
+        </Boundary>
+      </App>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('An app tool named "echo" is already registered');
+    quiet.mockRestore();
+  });
+});
+
+describe('useAppTool on the server', () => {
+  it('renders the idle state without registering anything', () => {
+    const host = createAppToolHost();
+    function Status() {
+      const view = useAppTool({ name: 'echo', run: (args) => args }, { host });
+      return <p>{`${view.name}:${view.status}:${String(view.registered)}`}</p>;
+    }
+    expect(renderToString(<Status />)).toContain('echo:idle:false');
+    expect(host.declarations()).toEqual([]);
   });
 });
 
