@@ -1,0 +1,419 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { ConfirmToolDialog } from 'toolgate';
+import {
+  Proposal,
+  QueuePage,
+  descriptors,
+  holdingRoom,
+  openDialog,
+  outcomesText,
+  page,
+  transferArgs,
+  untilClosed,
+  untilStatus,
+  type ConfirmStoryArgs,
+} from './support';
+
+/**
+ * The approval dialog, in each state it can show. Every story proposes a real call through a
+ * scripted room from `toolgate/testing` (grants, confirmations bound to the arguments' hash and
+ * consumed once, injected faults), so what you see is what the flow does. Press the button to
+ * open the dialog; the play functions drive it by pointer and keyboard and wait on what is shown.
+ * `speed` sets how fast the room answers (instant when run as a test).
+ */
+const meta = {
+  title: 'Confirm/ConfirmToolDialog',
+  component: ConfirmToolDialog,
+  tags: ['autodocs'],
+  args: { speed: 1 },
+  argTypes: { speed: { control: { type: 'range', min: 0.25, max: 8, step: 0.25 } } },
+  parameters: { layout: 'padded' },
+} satisfies Meta<ConfirmStoryArgs>;
+export default meta;
+type Story = StoryObj<ConfirmStoryArgs>;
+
+/* ---------------------------------------------------------------- reviewing */
+
+/** A read tool with low risk: "Reads only", "Low risk", Approve in the plain colour. */
+export const ReviewingLowRiskRead: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="search_flights" descriptor={descriptors.lowRead} arguments={{ from: 'LHR', to: 'SFO', date: '2025-03-14', passengers: 2 }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    const inside = within(dialog);
+    await expect(inside.getByRole('heading', { name: 'Search flights' })).toBeVisible();
+    await expect(inside.getByText('Reads only')).toBeVisible();
+    await expect(inside.getByText('Low risk')).toBeVisible();
+    await expect(inside.getByRole('group', { name: 'Arguments' })).toHaveTextContent('SFO');
+    await expect(dialog.querySelector('.toolgate-confirm-fingerprint')?.textContent).toMatch(/^[0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}$/);
+    await expect(inside.getByRole('button', { name: 'Deny' })).toHaveFocus();
+  },
+};
+
+/** A write with medium risk. */
+export const ReviewingMediumRiskWrite: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="write_file" descriptor={descriptors.mediumWrite} arguments={{ path: 'notes/plan.md', content: '# Plan\n\n1. Ship the dialog.\n2. Review it.' }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await expect(within(dialog).getByText('Makes changes')).toBeVisible();
+    await expect(within(dialog).getByText('Medium risk')).toBeVisible();
+    await expect(dialog).toHaveAttribute('data-risk', 'medium');
+  },
+};
+
+/** A high-risk write: the tool's own description, the authority it needs, Approve in danger colours. */
+export const ReviewingHighRiskWrite: Story = {
+  render: ({ speed }) => <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    const inside = within(dialog);
+    await expect(inside.getByText('High risk')).toBeVisible();
+    await expect(inside.getByText('tool:invoke:transfer')).toBeVisible();
+    await expect(inside.getByText(/cannot be undone here/)).toBeVisible();
+    await expect(dialog).toHaveAttribute('data-risk', 'high');
+  },
+};
+
+/* ---------------------------------------------------------- after approval */
+
+/** Approved; the room has not given its confirmation id yet. Deny and Escape do nothing now. */
+export const Confirming: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} wrapRoom={(room, s) => holdingRoom(room, 'confirmTool', s)} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilStatus(dialog, 'confirming');
+    await expect(within(dialog).getByRole('status')).toHaveTextContent('Getting a confirmation');
+    await userEvent.keyboard('{Escape}');
+    await expect(dialog).toHaveAttribute('data-status', 'confirming');
+    await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveAttribute('aria-disabled', 'true');
+  },
+};
+
+/** The call is running: nothing cancels it, not Escape, not Deny. */
+export const Invoking: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} wrapRoom={(room, s) => holdingRoom(room, 'invokeTool', s)} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilStatus(dialog, 'invoking');
+    await expect(within(dialog).getByRole('status')).toHaveTextContent('cannot be cancelled');
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deny' }));
+    await expect(dialog).toHaveAttribute('data-status', 'invoking');
+    await expect(outcomesText(canvasElement)).toBe('No outcome yet');
+  },
+};
+
+/** Approved and done: the dialog closes, the outcome carries the output, the fingerprint and the confirmation id. */
+export const Done: Story = {
+  render: ({ speed }) => <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    const shown = dialog.querySelector('.toolgate-confirm-fingerprint')?.getAttribute('data-fingerprint') ?? '';
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilClosed(canvasElement);
+    await waitFor(() => expect(outcomesText(canvasElement)).toMatch(/^done: /));
+    await expect(outcomesText(canvasElement)).toContain(shown.slice(0, 12));
+    await expect(page(canvasElement).getByRole('button', { name: 'Propose transfer' })).toHaveFocus();
+  },
+};
+
+/** Denied: nothing is called in the room. */
+export const Denied: Story = {
+  render: ({ speed }) => <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} denyWithReason />,
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.type(within(dialog).getByLabelText('Reason for denying (optional)'), 'Wrong account');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deny' }));
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toBe('denied: Wrong account');
+    await expect(page(canvasElement).getByTestId('room')).toHaveTextContent('Room: 0 calls, 0 effects');
+  },
+};
+
+/* ---------------------------------------------------------- unhappy endings */
+
+/** The person may invoke but not confirm (no `tool:confirm:transfer`): refused, with the reason, and never invoked. */
+export const RefusedWithoutConfirmPermission: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} roomOptions={{ grants: ['tool:invoke:*'] }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilStatus(dialog, 'refused');
+    const alert = within(dialog).getByRole('alert');
+    await expect(alert).toHaveTextContent('Not allowed');
+    await expect(alert).toHaveTextContent('missing tool:confirm:transfer');
+    await expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus();
+    await expect(outcomesText(canvasElement)).toMatch(/^refused: /);
+  },
+};
+
+/** The room answered no after the confirmation (a definite failure): failed, and a write is not offered a retry. */
+export const Failed: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} roomOptions={{ faults: [{ kind: 'fail-invoke', reason: 'insufficient funds' }] }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilStatus(dialog, 'failed');
+    await expect(within(dialog).getByRole('alert')).toHaveTextContent('insufficient funds');
+    await expect(within(dialog).queryByRole('button', { name: /Try again/ })).toBeNull();
+  },
+};
+
+/** A read tool whose answer was lost: failed, with a plain retry. */
+export const FailedReadRetried: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="search_flights" descriptor={descriptors.lowRead} arguments={{ from: 'LHR', to: 'SFO' }} roomOptions={{ faults: [{ kind: 'lose-response' }] }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilStatus(dialog, 'failed');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toMatch(/^failed: .*\ndone: /);
+  },
+};
+
+/**
+ * The answer to a write was lost: the outcome is unknown. No retry by itself; the application's
+ * check comes first (here it finds that the request never reached the room), and only then a
+ * deliberate retry, with a new confirmation.
+ */
+export const UncertainWithCheckThenRetry: Story = {
+  render: ({ speed }) => (
+    <Proposal
+      speed={speed}
+      toolName="transfer"
+      descriptor={descriptors.highWrite}
+      arguments={transferArgs}
+      roomOptions={{ faults: [{ kind: 'lose-request' }] }}
+      check={(room) => () => (room.effects.length > 0 ? { status: 'done', output: 'found in the ledger' } : { status: 'not-done', reason: 'No such transfer in the ledger: it did not happen.' })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilStatus(dialog, 'uncertain');
+    await expect(within(dialog).getByRole('alert')).toHaveTextContent('The outcome is unknown');
+    await expect(within(dialog).queryByRole('button', { name: /Try again/ })).toBeNull();
+    const check = within(dialog).getByRole('button', { name: 'Check whether it happened' });
+    await waitFor(() => expect(check).toHaveFocus());
+    await userEvent.click(check);
+    await untilStatus(dialog, 'failed');
+    await expect(within(dialog).getByRole('alert')).toHaveTextContent('did not happen');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Try again with a new confirmation' }));
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toMatch(/^uncertain: .*\nfailed: .*\ndone: /);
+    await expect(page(canvasElement).getByTestId('room')).toHaveTextContent('1 effects');
+  },
+};
+
+/** An unknown outcome when the application has no check: the dialog says so, and offers only a deliberate retry. */
+export const UncertainWithoutCheckThenRetry: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} roomOptions={{ faults: [{ kind: 'lose-request' }] }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilStatus(dialog, 'uncertain');
+    await expect(within(dialog).getByRole('alert')).toHaveTextContent('Find out before you try again');
+    await expect(within(dialog).queryByRole('button', { name: 'Check whether it happened' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Try again with a new confirmation' }));
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toMatch(/^uncertain: .*\ndone: /);
+  },
+};
+
+/* ------------------------------------------------------------------- queue */
+
+/** Three requests in the provider's queue: shown one at a time, with how many wait. */
+export const QueueOfThree: Story = {
+  render: ({ speed }) => (
+    <QueuePage
+      speed={speed}
+      requests={[
+        { toolName: 'send_email', arguments: { to: 'ada@example.test', subject: 'Trip' }, descriptor: { ...descriptors.mediumWrite, title: 'Send an email' } },
+        { toolName: 'transfer', arguments: transferArgs, descriptor: descriptors.highWrite },
+        { toolName: 'search_flights', arguments: { from: 'LHR', to: 'SFO' }, descriptor: descriptors.lowRead },
+      ]}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    await userEvent.click(body.getByRole('button', { name: 'Queue 3 requests' }));
+    const first = await body.findByRole('dialog');
+    await untilStatus(first, 'reviewing');
+    await expect(within(first).getByRole('heading', { name: 'Send an email' })).toBeVisible();
+    await expect(within(first).getByText('2 more waiting')).toBeVisible();
+    await userEvent.click(within(first).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(within(body.getByRole('dialog')).getByRole('heading', { name: 'Transfer money' })).toBeVisible(), { timeout: 5000 });
+    await expect(within(body.getByRole('dialog')).getByText('1 more waiting')).toBeVisible();
+    await untilStatus(body.getByRole('dialog'), 'reviewing');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(within(body.getByRole('dialog')).getByRole('heading', { name: 'Search flights' })).toBeVisible());
+    await expect(within(body.getByRole('dialog')).queryByText(/more waiting/)).toBeNull();
+  },
+};
+
+/* ------------------------------------------------------------ confirm steps */
+
+/** `confirmStep="type-name"`: a high-risk approval waits until the tool's name is typed. */
+export const ConfirmStepTypedName: Story = {
+  render: ({ speed }) => <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} confirmStep="type-name" />,
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    const field = within(dialog).getByLabelText('Type transfer to enable Approve');
+    await waitFor(() => expect(field).toHaveFocus());
+    const approve = within(dialog).getByRole('button', { name: 'Approve' });
+    await expect(approve).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(approve);
+    await expect(dialog).toHaveAttribute('data-status', 'reviewing');
+    await userEvent.type(field, 'transfer');
+    await expect(approve).not.toHaveAttribute('aria-disabled');
+    await userEvent.keyboard('{Enter}');
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toMatch(/^done: /);
+  },
+};
+
+/** `confirmStep="hold"`: press and hold Approve, or hold Enter or Space on it. A click alone does nothing. */
+export const ConfirmStepHold: Story = {
+  render: ({ speed }) => <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} confirmStep="hold" holdMs={600} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    const approve = within(dialog).getByRole('button', { name: 'Approve' });
+    await expect(approve).toHaveAccessibleDescription(/hold Enter or Space/);
+    await userEvent.click(approve);
+    await expect(dialog).toHaveAttribute('data-status', 'reviewing');
+    approve.focus();
+    await userEvent.keyboard('{Enter>}');
+    await expect(within(dialog).getByRole('status')).toHaveTextContent('Keep holding');
+    await waitFor(() => expect(dialog).not.toHaveAttribute('data-status', 'reviewing'), { timeout: 5000 });
+    await userEvent.keyboard('{/Enter}');
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toMatch(/^done: /);
+  },
+};
+
+/* -------------------------------------------------------- hostile arguments */
+
+const HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">click</a>';
+
+/** Markup and script in the arguments (values and keys) are shown as text, and nothing of it runs. */
+export const HtmlInArguments: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="render_page" descriptor={descriptors.mediumWrite} arguments={{ html: HOSTILE, [HOSTILE]: [HOSTILE] }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await expect(within(dialog).getAllByText(HOSTILE)).toHaveLength(3);
+    await expect(dialog.querySelector('img, script, a')).toBeNull();
+  },
+};
+
+/** An array of 10,000 elements starts collapsed, says how many it holds, and opens page by page. */
+export const HugeArrayCollapsed: Story = {
+  render: ({ speed }) => (
+    <Proposal speed={speed} toolName="import_rows" descriptor={descriptors.mediumWrite} arguments={{ table: 'events', rows: Array.from({ length: 10_000 }, (_, i) => i * 7) }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    const toggle = within(dialog).getByRole('button', { name: '10,000 items' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(toggle);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(within(dialog).getByRole('button', { name: 'Show 100 more (9,900 left)' })).toBeVisible();
+  },
+};
+
+/* ---------------------------------------------------------------- keyboard */
+
+/** The whole flow by keyboard alone: Tab to the page's button, Enter, Tab from Deny to Approve, Enter. */
+export const ApproveByKeyboard: Story = {
+  render: ({ speed }) => <Proposal speed={speed} toolName="write_file" descriptor={descriptors.mediumWrite} arguments={{ path: 'notes/plan.md', content: 'Ship it.' }} />,
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    const opener = body.getByRole('button', { name: 'Propose write_file' });
+    opener.focus();
+    await userEvent.keyboard('{Enter}');
+    const dialog = await body.findByRole('dialog');
+    await untilStatus(dialog, 'reviewing');
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus());
+    await userEvent.tab();
+    await expect(within(dialog).getByRole('button', { name: 'Approve' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await untilClosed(canvasElement);
+    await waitFor(() => expect(opener).toHaveFocus());
+    await expect(outcomesText(canvasElement)).toMatch(/^done: /);
+  },
+};
+
+/** Escape denies while reviewing; focus returns to the button that opened the dialog. */
+export const DenyWithEscape: Story = {
+  render: ({ speed }) => <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} />,
+  play: async ({ canvasElement }) => {
+    await openDialog(canvasElement);
+    await userEvent.keyboard('{Escape}');
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toBe('denied');
+    await expect(page(canvasElement).getByRole('button', { name: 'Propose transfer' })).toHaveFocus();
+  },
+};
+
+/* ------------------------------------------------------------ without a room */
+
+/** The path without a room (an app tool, the server's gate): Approve calls `onApprove` with the frozen snapshot. */
+export const WithoutARoom: Story = {
+  render: ({ speed }) => (
+    <Proposal
+      speed={speed}
+      noRoom
+      toolName="insert_text"
+      descriptor={{ effect: 'write', risk: 'low', requiresConfirmation: true, title: 'Insert text in the document' }}
+      arguments={{ blockId: 'b7', text: 'Hello from the agent' }}
+      onApprove={(args) => ({ inserted: args })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toMatch(/^done: \{"inserted":\{"blockId":"b7"/);
+  },
+};
+
+/* -------------------------------------------------------------- dark theme */
+
+/** The high-risk review in the dark theme (axe checks its contrast too). */
+export const ReviewingHighRiskWriteDark: Story = {
+  ...ReviewingHighRiskWrite,
+  globals: { theme: 'dark' },
+};
+
+/** An unknown outcome in the dark theme: the amber alert, the check and the disabled retry state. */
+export const UncertainDark: Story = {
+  render: UncertainWithCheckThenRetry.render,
+  globals: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await untilStatus(dialog, 'uncertain');
+    await expect(within(dialog).getByRole('button', { name: 'Check whether it happened' })).toBeVisible();
+    await expect(canvasElement.ownerDocument.documentElement).toHaveAttribute('data-theme', 'dark');
+  },
+};
