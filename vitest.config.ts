@@ -68,7 +68,20 @@ export default defineConfig({
           },
         },
       },
-      // e2e: Playwright-driven tests of test/e2e/** (reference server + demo) go here as a third project.
+      // e2e: the reference server, the BUILT demo (built once by the global setup) and Debian's
+      // Chromium driven by Playwright; one file at a time, since each starts a server and a browser.
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

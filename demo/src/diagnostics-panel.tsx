@@ -12,13 +12,15 @@ export function DiagnosticsPanel({ log }: { log: DiagnosticsLog }) {
       <h2 id={`${id}-title`}>Diagnostics</h2>
       <p className="hint">Frames and messages that were refused (onError), with the reason.</p>
       {/* The live region exists before its first entry, so that entries are announced. */}
-      <ol role="log" aria-label="Refused frames and messages" className="diagnostics" tabIndex={entries.length > 0 ? 0 : undefined}>
-        {entries.map((entry) => (
-          <li key={entry.id} data-source={entry.source}>
-            <span className="tag">{SOURCE[entry.source]}</span> {entry.reason}
-          </li>
-        ))}
-      </ol>
+      <div role="log" aria-label="Refused frames and messages" className="diagnostics" tabIndex={entries.length > 0 ? 0 : undefined}>
+        <ol>
+          {entries.map((entry) => (
+            <li key={entry.id} data-source={entry.source}>
+              <span className="tag">{SOURCE[entry.source]}</span> {entry.reason}
+            </li>
+          ))}
+        </ol>
+      </div>
       {entries.length === 0 && <p className="hint">Nothing refused so far.</p>}
       {entries.length > 0 && (
         <button type="button" onClick={() => log.clear()}>

@@ -42,7 +42,7 @@ export type ReferenceRoomMethod = 'describeTools' | 'confirmTool' | 'invokeTool'
 export interface StartTurnOptions {
   /** A turn id of the page's choosing (default: a fresh one). */
   turnId?: string;
-  /** Pacing of this turn: 1 realistic, 4 four times faster, `Infinity` instant. */
+  /** Pacing of this turn: 1 realistic, 4 four times faster, `Infinity` (or 0) instant. */
   speed?: number;
   /** Script parameters, e.g. `{ size: 20000 }` for `long`, `{ environment: 'staging' }` for `deploy`. */
   params?: Record<string, unknown>;

@@ -677,7 +677,8 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
         type: 'turn.start',
         prompt,
         turnId,
-        ...(turnOptions.speed === undefined ? {} : { speed: turnOptions.speed }),
+        // JSON has no Infinity: the server reads 0 as instant too.
+        ...(turnOptions.speed === undefined ? {} : { speed: Number.isFinite(turnOptions.speed) ? turnOptions.speed : 0 }),
         ...(turnOptions.params === undefined ? {} : { params: turnOptions.params }),
       });
       return turnId;

@@ -30,7 +30,12 @@ describe('connectReferenceSession: connecting and hello', () => {
     server = await startServer();
     const { session, statuses } = open({ tools: APP_TOOLS });
     expect(session.status).toBe('connecting');
+    let seenInListener: unknown;
+    session.onFrame((frame) => {
+      if (frame.type === 'session.welcome') seenInListener = session.welcome;
+    });
     const welcome = await session.ready;
+    expect(seenInListener).toBe(welcome); // onFrame runs after the client applied the frame
     expect(session.status).toBe('open');
     expect(statuses).toEqual(['connecting', 'open']);
     expect(session.sessionId).toBe(welcome.sessionId);
@@ -169,6 +174,14 @@ describe('connectReferenceSession: events and seq', () => {
     await until(() => turnEnded(events, turnId));
     expect(storeErrors.length).toBeGreaterThan(0);
     expect(Object.values(store.getState().calls).map((c) => c.status)).toEqual(['settled']);
+  });
+
+  it('sends an instant pacing (Infinity, which JSON cannot carry) as 0', async () => {
+    server = await startServer({ speed: 1 });
+    const { session, events, errors } = open();
+    const turnId = session.startTurn('search', { speed: Infinity });
+    expect((await until(() => turnEnded(events, turnId))).status).toBe('completed');
+    expect(errors).toEqual([]);
   });
 
   it('reports the server refusing a message', async () => {

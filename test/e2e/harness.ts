@@ -1,0 +1,113 @@
+/**
+ * End-to-end harness: the real reference server (in this process, so tests read its records),
+ * the BUILT demo served with its WebSocket pass-through, and Debian's Chromium driven by
+ * Playwright. Tests wait on state (DOM, server records), never on time.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright';
+import { expect, inject } from 'vitest';
+import { serveDemo, type DemoServer } from '../../demo/serve.mjs';
+import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server/server';
+
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** How long one wait on the page may take before the test fails with what it waited for. */
+export const WAIT_MS = 15_000;
+
+export interface Stack {
+  server: ReferenceServer;
+  demo: DemoServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: ReferenceServerOptions = {}): Promise<Stack> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
+  const server = await startReferenceServer({ port: 0, ...options });
+  const demo = await serveDemo({ root: inject('demoDir'), target: server.url });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return {
+    server,
+    demo,
+    browser,
+    async close() {
+      await browser.close();
+      await demo.close();
+      await server.close();
+    },
+  };
+}
+
+export interface DemoPage {
+  page: Page;
+  sessionId: string;
+  /** Uncaught errors and console errors of the page. */
+  problems: string[];
+  /** WebSocket connections the page opened. */
+  sockets: number;
+}
+
+/** Open the demo and wait until its session is welcomed. `params` go to the query string. */
+export async function openDemo(stack: Stack, params: Record<string, string | number> = {}): Promise<DemoPage & { sockets: number }> {
+  const page = await stack.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.setDefaultTimeout(WAIT_MS);
+  const state = { problems: [] as string[], sockets: 0 };
+  page.on('pageerror', (error) => state.problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') state.problems.push(`console: ${message.text()}`);
+  });
+  page.on('websocket', () => {
+    state.sockets += 1;
+  });
+  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  await page.goto(`${stack.demo.url}?${query}`);
+  const id = page.locator('[data-session-id]');
+  await id.waitFor();
+  const sessionId = (await id.getAttribute('data-session-id')) ?? '';
+  return {
+    page,
+    sessionId,
+    get problems() {
+      return state.problems;
+    },
+    get sockets() {
+      return state.sockets;
+    },
+  };
+}
+
+/** The card of the first call of `name`. */
+export function card(page: Page, name: string) {
+  return page.getByRole('article', { name, exact: true }).first();
+}
+
+/** Click a prompt's button (it starts a scripted turn). */
+export async function startTurn(page: Page, prompt: string): Promise<void> {
+  await page.getByRole('button', { name: prompt, exact: true }).click();
+}
+
+/** Wait until the page says the last turn ended with `status`. */
+export async function turnEnded(page: Page, status: 'completed' | 'interrupted' | 'failed' | 'closed'): Promise<void> {
+  await page.locator(`[data-turn-status="${status}"]`).waitFor();
+}
+
+/** Poll a server record until `check` passes (the server runs in this process). */
+export async function serverHas(check: () => void): Promise<void> {
+  await expect.poll(() => {
+    try {
+      check();
+      return true;
+    } catch {
+      return false;
+    }
+  }, { timeout: WAIT_MS, interval: 20 }).toBe(true);
+  check();
+}
