@@ -1,0 +1,153 @@
+/**
+ * `npm run bench`: every figure measured in this run, every gate a ratio (absolute times on a
+ * shared machine are noise; ratios measured side by side are not). Prints tables, writes
+ * bench/results.json, and exits non-zero when a gate fails.
+ *
+ *   npm run bench                  all sections
+ *   npm run bench -- parser store  only these sections (parser, store, memory, size)
+ */
+import { writeFileSync } from 'node:fs';
+import { benchParser, FRAME, type ParserRow } from './parser';
+import { benchThroughput } from './store';
+import { benchMemory } from './memory';
+import { realisticArguments, wideArray } from './inputs';
+import { table } from './table';
+
+export interface Gate {
+  name: string;
+  measured: string;
+  limit: string;
+  pass: boolean;
+  kind: 'gate' | 'goal';
+}
+
+const SECTIONS = ['parser', 'store', 'memory', 'size'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const asked = process.argv.slice(2).filter((a): a is Section => (SECTIONS as readonly string[]).includes(a));
+const run = (section: Section) => asked.length === 0 || asked.includes(section);
+
+const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, frame: `${FRAME} fragments of 4 characters` };
+const gates: Gate[] = [];
+
+const find = (rows: ParserRow[], input: string, mode: ParserRow['mode'], competitor: string) =>
+  rows.find((r) => r.input === input && r.mode === mode && r.competitor === competitor) as ParserRow;
+
+if (run('parser')) {
+  const inputs: [string, string][] = [
+    ['1 KB', realisticArguments(1_000)],
+    ['10 KB', realisticArguments(10_000)],
+    ['100 KB', realisticArguments(100_000)],
+    ['1 MB', realisticArguments(1_000_000)],
+  ];
+  const rows: ParserRow[] = [];
+  for (const [name, text] of inputs) {
+    const started = performance.now();
+    rows.push(...(await benchParser(name, text)));
+    process.stdout.write(`parser: ${name} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+  }
+  const wide: ParserRow[] = [];
+  for (const count of [100_000, 200_000]) {
+    const name = `wide open array, ${count / 1000}k numbers`;
+    process.stdout.write(`parser: ${name}…\n`);
+    wide.push(...(await benchParser(name, wideArray(count), { peers: false, modes: ['every frame'] })));
+  }
+  const withRatio = [...rows, ...wide].map((r) => {
+    const ours = find([...rows, ...wide], r.input, r.mode, 'toolgate');
+    return { ...r, 'x toolgate': ours === undefined || r.competitor.startsWith('JSON.parse') ? '' : (r.totalMs / ours.totalMs).toFixed(1) };
+  });
+  console.log('\nArgument previews: one fragment is 4 characters; a frame is 64 fragments\n');
+  console.log(
+    table(withRatio, [
+      ['input', (r) => r.input],
+      ['reads', (r) => r.mode],
+      ['competitor', (r) => r.competitor],
+      ['total ms', (r) => r.totalMs.toFixed(2)],
+      ['p99 µs', (r) => r.p99Us.toFixed(1)],
+      ['max µs', (r) => r.maxUs.toFixed(1)],
+      ['x toolgate', (r) => r['x toolgate']],
+      ['how', (r) => r.method],
+    ]),
+  );
+
+  // How cost grows with size: the exponent k in total ∝ size^k, from 100 KB to 1 MB.
+  const growth = (competitor: string, mode: ParserRow['mode']) => {
+    const a = find(rows, '100 KB', mode, competitor);
+    const b = find(rows, '1 MB', mode, competitor);
+    return Math.log(b.totalMs / a.totalMs) / Math.log(b.bytes / a.bytes);
+  };
+  const growthRows = ['toolgate', 'partial-json (reparse)', 'AI SDK parsePartialJson'].flatMap((c) =>
+    (['every fragment', 'every frame'] as const).map((mode) => ({ competitor: c, mode, k: growth(c, mode) })),
+  );
+  console.log('\nGrowth of total cost with size, 100 KB → 1 MB (1 = linear, 2 = quadratic)\n');
+  console.log(table(growthRows, [['competitor', (r) => r.competitor], ['reads', (r) => r.mode], ['exponent', (r) => r.k.toFixed(2)]]));
+
+  const json1mb = find(rows, '1 MB', 'every frame', 'JSON.parse (final text, once)');
+  const ours1mb = find(rows, '1 MB', 'every frame', 'toolgate');
+  gates.push({
+    kind: 'gate',
+    name: '1 MB, one read per frame: toolgate total / one JSON.parse of the final text',
+    measured: (ours1mb.totalMs / json1mb.totalMs).toFixed(2),
+    limit: '≤ 10',
+    pass: ours1mb.totalMs <= 10 * json1mb.totalMs,
+  });
+  for (const mode of ['every fragment', 'every frame'] as const) {
+    const ours = find(rows, '100 KB', mode, 'toolgate');
+    const slowest = Math.min(
+      find(rows, '100 KB', mode, 'partial-json (reparse)').totalMs,
+      find(rows, '100 KB', mode, 'AI SDK parsePartialJson').totalMs,
+    );
+    gates.push({
+      kind: mode === 'every fragment' ? 'gate' : 'goal',
+      name: `100 KB, read ${mode}: the nearest peer's total / toolgate's`,
+      measured: (slowest / ours.totalMs).toFixed(0),
+      limit: '> 1000',
+      pass: slowest / ours.totalMs > 1000,
+    });
+  }
+  for (const input of ['1 KB', '10 KB', '100 KB', '1 MB']) {
+    const ours = find(rows, input, 'every fragment', 'toolgate');
+    gates.push({ kind: 'goal', name: `${input}: one fragment plus read, p99`, measured: `${ours.p99Us.toFixed(1)} µs`, limit: '< 50 µs', pass: ours.p99Us < 50 });
+  }
+  results.parser = { rows: withRatio, growth: growthRows };
+}
+
+if (run('store')) {
+  process.stdout.write('\nstore: 100 calls open at once…\n');
+  const rows = benchThroughput();
+  const ours = rows[1] as { eventsPerSecond: number };
+  console.log('\nReducer and store throughput, 100 calls open at once, fragments interleaved\n');
+  console.log(
+    table(rows, [
+      ['path', (r) => r.competitor],
+      ['events', (r) => String(r.events)],
+      ['total ms', (r) => r.totalMs.toFixed(1)],
+      ['events / s', (r) => Math.round(r.eventsPerSecond).toLocaleString('en')],
+      ['x store', (r) => (ours.eventsPerSecond / r.eventsPerSecond).toFixed(2)],
+    ]),
+  );
+  results.store = rows;
+}
+
+if (run('memory')) {
+  const rows = benchMemory();
+  console.log('\nRetained heap (after forced GC)\n');
+  console.log(table(rows, [['stage', (r) => r.stage], ['heap KB', (r) => String(r.heapUsedKB)], ['over baseline KB', (r) => String(r.overBaselineKB)]]));
+  const closed = rows[2] as { overBaselineKB: number };
+  gates.push({ kind: 'gate', name: 'heap after closed, over the baseline before the session', measured: `${closed.overBaselineKB} KB`, limit: '≤ 256 KB', pass: closed.overBaselineKB <= 256 });
+  results.memory = rows;
+}
+
+if (run('size')) {
+  const { benchSize } = await import('./size');
+  const sized = await benchSize();
+  results.size = sized.rows;
+  gates.push(...sized.gates);
+}
+
+console.log('\nGates (fail the run) and goals (reported)\n');
+console.log(table(gates, [['', (g) => (g.pass ? 'pass' : g.kind === 'gate' ? 'FAIL' : 'miss')], ['kind', (g) => g.kind], ['what', (g) => g.name], ['measured', (g) => g.measured], ['limit', (g) => g.limit]]));
+results.gates = gates;
+writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
+console.log('\nwrote bench/results.json');
+process.exitCode = gates.some((g) => g.kind === 'gate' && !g.pass) ? 1 : 0;
