@@ -28,6 +28,10 @@ export interface UseAppToolOptions {
 /**
  * A tool's live state for UI, as {@link useAppTool} returns it. A new object only when this
  * tool's state changed; everything resets when the session closes.
+ *
+ * @example
+ * const { status, queued, callId, progress, awaitingApproval, lastResult } = useAppTool(insertText);
+ * // status 'running', callId 'c7', progress { done: 2, total: 5 }, queued 1
  */
 export interface AppToolView {
   readonly name: string;
