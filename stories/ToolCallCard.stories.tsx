@@ -77,7 +77,7 @@ function* megabyte() {
 
 export const Streaming1MB: Story = {
   render: (args) => (
-    <Live items={megabyte} speed={1}>
+    <Live items={megabyte} speed={1} batch={2048}>
       <ToolCallCard {...args} />
     </Live>
   ),

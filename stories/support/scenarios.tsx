@@ -44,13 +44,24 @@ export function Fixed({ items, options, children }: { items: readonly unknown[];
 }
 
 /** Replay `items` live into a fresh store (frame-coalesced, as an app would use it for fast streams). */
-export function Live({ items, speed, children }: { items: () => Iterable<unknown>; speed: number; children: ReactNode | ((store: ToolStreamStore) => ReactNode) }) {
+export function Live({
+  items,
+  speed,
+  batch,
+  children,
+}: {
+  items: () => Iterable<unknown>;
+  speed: number;
+  /** Events sent between two breaths of the page (see `replayEvents`). */
+  batch?: number;
+  children: ReactNode | ((store: ToolStreamStore) => ReactNode);
+}) {
   const [store] = useState(() => createToolStreamStore({ coalesce: 'frame' }));
   useEffect(() => {
     const controller = new AbortController();
-    void replayEvents(store, items(), { speed: storySpeed(speed), signal: controller.signal });
+    void replayEvents(store, items(), { speed: storySpeed(speed), signal: controller.signal, ...(batch && { batch }) });
     return () => controller.abort();
-  }, [store, items, speed]);
+  }, [store, items, speed, batch]);
   return (
     <ToolgateProvider store={store}>
       <Frame>{typeof children === 'function' ? children(store) : children}</Frame>

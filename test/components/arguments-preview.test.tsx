@@ -83,7 +83,7 @@ describe('ArgumentsPreview', () => {
 
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
-  }, 20_000);
+  }, 30_000);
 
   it('collapses a long string, says how long it is, and shows it all on demand', async () => {
     const user = userEvent.setup();

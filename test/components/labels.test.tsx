@@ -93,7 +93,7 @@ describe('labels', () => {
     for (const key of ['status.pending', 'codes.TIMEOUT', 'unknownCode', 'cancelledBy.local', 'cancelledBy.server', 'lateOutcome', 'modelStopped', 'notJson', 'rawText', 'pendingField', 'took', 'elapsed', 'progressOf', 'timelineRow', 'turn', 'noTurn', 'announce', 'legacyPreview', 'location.app', 'risk.high', 'showMore', 'showLess']) {
       expect(shown, key).toContain(marker.get(`L.${key}`));
     }
-  });
+  }, 30_000);
 
   it('merge one level deep and nest, each provider over the one above', () => {
     const fr: ToolgateLabelsOverride = { locale: 'fr-FR', status: { settled: 'Terminé' } };
