@@ -38,9 +38,9 @@ export type ConfirmToolLabelsOverride = {
 };
 
 /**
- * Props of {@link ConfirmToolDialog}. With `open` given, the dialog confirms that one call
- * (`toolName`, `arguments`, through `room` or `onApprove`); without it, it shows the
- * controller's queue (the provider's by default), one request at a time.
+ * Props of {@link ConfirmToolDialog}. With `open` (or `defaultOpen`) given, the dialog confirms
+ * that one call (`toolName`, `arguments`, through `room` or `onApprove`); without either, it
+ * shows the controller's queue (the provider's by default), one request at a time.
  *
  * @example
  * const props: ConfirmToolDialogProps = { open, onOpenChange: setOpen, toolName: 'transfer', arguments: args, room, onResult };
@@ -48,6 +48,8 @@ export type ConfirmToolLabelsOverride = {
 export interface ConfirmToolDialogProps {
   /** Controlled mode: while true, `toolName` with `arguments` is requested (once per opening) and shown. */
   open?: boolean;
+  /** Uncontrolled: open at first, and closed by the dialog itself after `done`, `denied` or Close. */
+  defaultOpen?: boolean;
   /** Told `false` when the dialog is done: after `done` or `denied`, or when its Close button is pressed. */
   onOpenChange?: (open: boolean) => void;
   /** The tool to confirm (controlled mode). */
@@ -107,7 +109,23 @@ export interface ConfirmToolDialogProps {
  * <ToolgateProvider session={session} room={room}><ConfirmToolDialog /></ToolgateProvider>
  */
 export function ConfirmToolDialog(props: ConfirmToolDialogProps) {
-  return props.open === undefined ? <QueueDialog {...props} /> : <ControlledDialog {...props} open={props.open} />;
+  if (props.open !== undefined) return <ControlledDialog {...props} open={props.open} />;
+  if (props.defaultOpen !== undefined) return <UncontrolledDialog {...props} defaultOpen={props.defaultOpen} />;
+  return <QueueDialog {...props} />;
+}
+
+function UncontrolledDialog(props: ConfirmToolDialogProps & { defaultOpen: boolean }) {
+  const [open, setOpen] = useState(props.defaultOpen);
+  return (
+    <ControlledDialog
+      {...props}
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        props.onOpenChange?.(next);
+      }}
+    />
+  );
 }
 
 /** What the view needs, from either mode. */
@@ -311,7 +329,9 @@ function DialogBody({ model, view, props, all, confirm, onEscape }: BodyProps) {
   const primaryRef = useRef<HTMLButtonElement>(null);
 
   const step = props.confirmStep !== undefined && descriptor.risk === 'high' ? props.confirmStep : undefined;
+  // The review layout (Deny, Approve) holds from the first look until the first outcome, so focus stays put.
   const reviewing = !ENDED.has(status) && view.attempt === 1 && status !== 'checking';
+  const editable = status === 'idle' || status === 'reviewing';
   const stepSatisfied = step !== 'type-name' || typed.trim() === toolName;
   const canApprove = view.can.approve && stepSatisfied;
   const denyReason = (): string | undefined => (props.denyWithReason && reason.trim() !== '' ? reason.trim() : undefined);
@@ -414,7 +434,7 @@ function DialogBody({ model, view, props, all, confirm, onEscape }: BodyProps) {
       </div>
       {reviewing && step === 'type-name' && (
         <div className="toolgate-confirm-field">
-          <label htmlFor={ids.typed}>{confirm.typeToConfirm(toolName)}</label>
+          <label htmlFor={ids.typed}>{confirm.typeToConfirm(toolName, approveLabel)}</label>
           <input
             ref={typedRef}
             id={ids.typed}
@@ -422,6 +442,7 @@ function DialogBody({ model, view, props, all, confirm, onEscape }: BodyProps) {
             autoComplete="off"
             autoCapitalize="off"
             spellCheck={false}
+            readOnly={!editable}
             onChange={(event) => setTyped(event.target.value)}
             onKeyDown={(event) => {
               if (event.key === 'Enter' && !event.repeat) {
@@ -435,12 +456,12 @@ function DialogBody({ model, view, props, all, confirm, onEscape }: BodyProps) {
       {reviewing && props.denyWithReason && (
         <div className="toolgate-confirm-field">
           <label htmlFor={ids.reason}>{confirm.denyReason}</label>
-          <input id={ids.reason} value={reason} onChange={(event) => setReason(event.target.value)} />
+          <input id={ids.reason} value={reason} readOnly={!editable} onChange={(event) => setReason(event.target.value)} />
         </div>
       )}
       {reviewing && step === 'hold' && (
         <p id={ids.hold} className="toolgate-confirm-hint">
-          {confirm.holdHint}
+          {confirm.holdHint(approveLabel)}
         </p>
       )}
       <div className="toolgate-confirm-actions">

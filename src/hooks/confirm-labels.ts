@@ -51,10 +51,10 @@ export interface ConfirmToolLabels {
   close: string;
   /** The optional reason field of deny-with-reason. */
   denyReason: string;
-  /** The typed-name confirm step: the field's label. */
-  typeToConfirm: (toolName: string) => string;
-  /** The press-and-hold confirm step: how to use it (pointer and keyboard). */
-  holdHint: string;
+  /** The typed-name confirm step: the field's label (`approve` is the Approve button's label). */
+  typeToConfirm: (toolName: string, approve: string) => string;
+  /** The press-and-hold confirm step: how to use it, by pointer and by keyboard. */
+  holdHint: (approve: string) => string;
   /** The press-and-hold confirm step: said while holding. */
   holding: string;
 }
@@ -103,7 +103,7 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   retryUncertain: 'Try again with a new confirmation',
   close: 'Close',
   denyReason: 'Reason for denying (optional)',
-  typeToConfirm: (toolName) => `Type ${toolName} to enable Approve`,
-  holdHint: 'Press and hold Approve until it fills (or hold Enter or Space).',
+  typeToConfirm: (toolName, approve) => `Type ${toolName} to enable ${approve}`,
+  holdHint: (approve) => `Press and hold ${approve} until it fills (or hold Enter or Space on it).`,
   holding: 'Keep holding…',
 };

@@ -600,6 +600,35 @@ describe('ConfirmToolDialog (one proposed call)', () => {
     expect(room.calls).toEqual([]);
   });
 
+  it('opens by itself with defaultOpen, and closes itself after the outcome', async () => {
+    const room = createScriptedRoom();
+    const onOpenChange = vi.fn();
+    const outcomes: ConfirmationOutcome[] = [];
+    strict(<ConfirmToolDialog defaultOpen toolName="transfer" arguments={{ a: 1 }} room={room} onOpenChange={onOpenChange} onResult={(o) => outcomes.push(o)} />);
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'reviewing'));
+    await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(outcomes.map((o) => o.status)).toEqual(['done']);
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it('has no axe violations while reviewing and after an unknown outcome (jsdom; contrast is checked in Chromium)', async () => {
+    const { default: axe } = await import('axe-core');
+    const user = userEvent.setup();
+    strict(<Page room={createScriptedRoom({ faults: [{ kind: 'lose-response' }] })} confirmStep="type-name" denyWithReason checkOutcome={() => ({ status: 'unknown' })} />);
+    const dialog = await openDialog(user);
+    const check = async () => {
+      const results = await axe.run(dialog, { rules: { 'color-contrast': { enabled: false } } });
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    };
+    await check();
+    await user.type(within(dialog).getByRole('textbox', { name: /^Type transfer/ }), 'transfer');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'uncertain'));
+    await check();
+  });
+
   it('takes its strings from the labels, overridable by provider and by prop', async () => {
     const user = userEvent.setup();
     strict(
