@@ -42,17 +42,7 @@ export function applyPreview(existing: ToolCall | undefined, event: ToolPreviewE
       source: 'preview',
       location: undefined,
       risk: undefined,
-      arguments: undefined,
-      argumentsError: undefined,
-      progress: undefined,
-      ok: undefined,
-      code: undefined,
-      message: undefined,
-      cancelledBy: undefined,
-      lateOutcome: undefined,
       startedAt: now,
-      issuedAt: undefined,
-      endedAt: undefined,
     });
   const names = { name: event.name ?? base.name, turnId: event.turnId ?? base.turnId };
 

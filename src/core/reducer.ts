@@ -93,8 +93,13 @@ export function reduceToolEvent<S extends ToolStreamState>(state: S, event: unkn
 
 /** Why the reducer would apply, ignore or reject `event` in `state`, without reducing it. */
 export function explainToolEvent(state: ToolStreamState, event: unknown): ToolEventVerdict {
-  const judged = judge(state, event);
-  return judged.verdict.outcome === 'applied' ? { outcome: 'applied' } : judged.verdict;
+  try {
+    const judged = judge(state, event);
+    return judged.verdict.outcome === 'applied' ? { outcome: 'applied' } : judged.verdict;
+  } catch (error) {
+    // The same answer as the reducer's own guard: explaining an event must not throw either.
+    return couldNotReduce(error);
+  }
 }
 
 /** Reduce and say what happened: the store uses this to report without judging twice. */
@@ -105,9 +110,15 @@ export function stepToolEvent<S extends ToolStreamState>(state: S, event: unknow
     return apply(state, judged.event, meta.now);
   } catch (error) {
     // Defensive: the reducer must never throw into a render or an event loop.
-    return { state, verdict: { outcome: 'rejected', issue: 'malformed', reason: `the event could not be reduced: ${String(error)}` } };
+    return { state, verdict: couldNotReduce(error) };
   }
 }
+
+const couldNotReduce = (error: unknown): ToolEventVerdict => ({
+  outcome: 'rejected',
+  issue: 'malformed',
+  reason: `the event could not be reduced: ${String(error)}`,
+});
 
 type Judged = { verdict: { outcome: 'applied' }; event: ToolEvent } | { verdict: Exclude<ToolEventVerdict, { outcome: 'applied' }> };
 
@@ -232,17 +243,7 @@ function applyStream<S extends ToolStreamState>(state: S, event: ToolStreamEvent
       source: 'stream',
       location: event.location,
       risk: event.risk,
-      arguments: undefined,
-      argumentsError: undefined,
-      progress: undefined,
-      ok: undefined,
-      code: undefined,
-      message: undefined,
-      cancelledBy: undefined,
-      lateOutcome: undefined,
       startedAt: now,
-      issuedAt: undefined,
-      endedAt: undefined,
     });
     return done({ speaksStream: true, ...placeCall(state, call) });
   }

@@ -227,8 +227,24 @@ class ToolCallRecord implements ToolCall {
   }
 }
 
-/** Create a call with no argument text yet. */
-export function createToolCall(fields: ToolCallFields): ToolCall {
+/** What a new call is known by; everything else starts empty. */
+export type NewToolCall = Pick<ToolCallFields, 'callId' | 'name' | 'turnId' | 'status' | 'source' | 'location' | 'risk' | 'startedAt'>;
+
+/** Create a call with no argument text, arguments or outcome yet. */
+export function createToolCall(start: NewToolCall): ToolCall {
+  const fields: ToolCallFields = {
+    ...start,
+    arguments: undefined,
+    argumentsError: undefined,
+    progress: undefined,
+    ok: undefined,
+    code: undefined,
+    message: undefined,
+    cancelledBy: undefined,
+    lateOutcome: undefined,
+    issuedAt: undefined,
+    endedAt: undefined,
+  };
   return new ToolCallRecord(fields, EMPTY_TEXT(), 0);
 }
 
