@@ -45,8 +45,8 @@ export const ToolTimeline = forwardRef<HTMLElement, ToolTimelineProps>(function 
               {call.name}
             </span>
             <span className="toolgate-timeline-track" aria-hidden="true">
-              <span data-phase="writing" style={{ insetInlineStart: pct(offset), width: pct(writing) }} />
-              <span data-phase="running" style={{ insetInlineStart: pct(offset + writing), width: pct(running) }} />
+              {(writing > 0 || running === 0) && <span data-phase="writing" style={{ insetInlineStart: pct(offset), width: pct(writing) }} />}
+              {running > 0 && <span data-phase="running" style={{ insetInlineStart: pct(offset + writing), width: pct(running) }} />}
             </span>
             <span className="toolgate-timeline-time" aria-hidden="true">
               {formatDuration(end - start, locale)}
