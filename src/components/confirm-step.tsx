@@ -13,6 +13,12 @@ export type ConfirmStep = 'type-name' | 'hold';
 
 const isActivationKey = (key: string): boolean => key === 'Enter' || key === ' ';
 
+/**
+ * Props of {@link HoldButton}.
+ *
+ * @example
+ * const props: HoldButtonProps = { holdMs: 1500, enabled: view.can.approve, onComplete: approve };
+ */
 export interface HoldButtonProps extends Omit<ComponentPropsWithoutRef<'button'>, 'onClick' | 'type'> {
   /** How long the press must last, in ms. */
   holdMs: number;
