@@ -64,7 +64,7 @@ export function PromptsPanel({ session, defaultSpeed }: { session: ReferenceSess
         <button type="button" className="danger" disabled={active === undefined} onClick={() => active && interrupt(active.turnId)}>
           Interrupt
         </button>
-        <p role="status" className="turn-status" data-turn-status={active ? 'running' : (last?.status ?? 'none')}>
+        <p role="status" className="turn-status" data-turn-status={active ? 'running' : (last?.status ?? 'none')} data-turns={turns.length}>
           {active
             ? `Turn ${active.turnId} (${active.prompt}) is running.`
             : last

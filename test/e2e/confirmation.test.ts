@@ -21,7 +21,7 @@ const dialog = (page: Page) => page.getByRole('dialog');
 describe('demo: the before-tool-call gate', () => {
   it('approving a high-risk call with the keyboard runs exactly what was shown', async () => {
     const { page, sessionId, problems } = await openDemo(stack, { speed: 4 });
-    await startTurn(page, 'deploy');
+    const turn = await startTurn(page, 'deploy');
     await dialog(page).waitFor();
     await dialog(page).getByText('2.7.1').waitFor(); // the gate pinned "latest": the dialog shows what will run
     // Focus starts on the safe choice; Tab reaches Approve, Enter presses it.
@@ -29,7 +29,7 @@ describe('demo: the before-tool-call gate', () => {
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Approve');
     await page.keyboard.press('Enter');
-    await turnEnded(page, 'completed');
+    await turnEnded(page, 'completed', turn);
     await expect(dialog(page).count()).resolves.toBe(0);
     await expect(card(page, 'deploy_service').getAttribute('data-status')).resolves.toBe('settled');
     await expect(card(page, 'deploy_service').getAttribute('data-outcome')).resolves.toBe('ok');
@@ -48,10 +48,10 @@ describe('demo: the before-tool-call gate', () => {
 
   it('denying a high-risk call answers REJECTED and nothing runs', async () => {
     const { page, sessionId, problems } = await openDemo(stack, { speed: 4 });
-    await startTurn(page, 'deploy');
+    const turn = await startTurn(page, 'deploy');
     await dialog(page).waitFor();
     await dialog(page).getByRole('button', { name: 'Deny' }).click();
-    await turnEnded(page, 'completed');
+    await turnEnded(page, 'completed', turn);
     const badge = card(page, 'deploy_service').locator('[data-code]');
     await expect(badge.getAttribute('data-code')).resolves.toBe('REJECTED');
     await card(page, 'deploy_service').getByText('REJECTED').first().waitFor();
@@ -71,7 +71,7 @@ describe('demo: a write through the room', () => {
     const { page, sessionId, problems } = await openDemo(stack, { speed: 4, roomTimeout: 1500 });
     await page.getByRole('button', { name: 'Drop the next invoke response' }).click();
     await page.getByText('The server armed: drop-invoke-response.').waitFor();
-    await startTurn(page, 'write');
+    const turn = await startTurn(page, 'write');
     await dialog(page).waitFor();
     await dialog(page).getByText('c_101').waitFor();
     const shown = await dialog(page).locator('[data-fingerprint]').getAttribute('data-fingerprint');
@@ -86,7 +86,7 @@ describe('demo: a write through the room', () => {
     // No blind retry: the application's check reads the room's record and finds the one invoice.
     await dialog(page).getByRole('button', { name: 'Check whether it happened' }).click();
     await page.locator('[data-write-outcome="done"]').waitFor();
-    await turnEnded(page, 'completed');
+    await turnEnded(page, 'completed', turn);
     expect(sent()).toHaveLength(1);
     await expect(page.locator('[data-write-outcome]').locator('..').locator('[data-fingerprint]').getAttribute('data-fingerprint')).resolves.toBe(shown);
     expect(problems).toEqual([]);
@@ -95,11 +95,11 @@ describe('demo: a write through the room', () => {
 
   it('an approved write is confirmed and invoked once with the arguments shown, and its fingerprint is displayed', async () => {
     const { page, sessionId, problems } = await openDemo(stack, { speed: 4 });
-    await startTurn(page, 'write');
+    const turn = await startTurn(page, 'write');
     await dialog(page).waitFor();
     const shown = await dialog(page).locator('[data-fingerprint]').getAttribute('data-fingerprint');
     await dialog(page).getByRole('button', { name: 'Approve' }).click();
-    await turnEnded(page, 'completed');
+    await turnEnded(page, 'completed', turn);
     await page.locator('[data-write-outcome="done"]').waitFor();
     await serverHas(() => {
       const sent = stack.server.effects.filter((e) => e.sessionId === sessionId && e.toolName === 'send_invoice');
@@ -128,8 +128,8 @@ describe('demo: accessibility', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`passes axe (WCAG 2.1 A and AA) in the ${theme} theme: calls, timeline, diagnostics, then the dialog`, async () => {
       const { page } = await openDemo(stack, { speed: Infinity, theme });
-      await startTurn(page, 'parallel');
-      await turnEnded(page, 'completed');
+      const turn = await startTurn(page, 'parallel');
+      await turnEnded(page, 'completed', turn);
       await page.getByRole('button', { name: 'Text that is not JSON' }).click();
       await page.locator('.diagnostics li').first().waitFor();
       expect(await audit(page)).toEqual([]);

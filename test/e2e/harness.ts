@@ -89,14 +89,22 @@ export function card(page: Page, name: string) {
   return page.getByRole('article', { name, exact: true }).first();
 }
 
-/** Click a prompt's button (it starts a scripted turn). */
-export async function startTurn(page: Page, prompt: string): Promise<void> {
-  await page.getByRole('button', { name: prompt, exact: true }).click();
+/** A turn started from the page: the how-manieth of the page it is. */
+export interface StartedTurn {
+  readonly number: number;
 }
 
-/** Wait until the page says the last turn ended with `status`. */
-export async function turnEnded(page: Page, status: 'completed' | 'interrupted' | 'failed' | 'closed'): Promise<void> {
-  await page.locator(`[data-turn-status="${status}"]`).waitFor();
+/** Click a prompt's button (it starts a scripted turn). */
+export async function startTurn(page: Page, prompt: string): Promise<StartedTurn> {
+  const before = Number(await page.locator('[data-turns]').getAttribute('data-turns'));
+  await page.getByRole('button', { name: prompt, exact: true }).click();
+  return { number: before + 1 };
+}
+
+/** Wait until the page says that turn (the latest by default) ended with `status`. */
+export async function turnEnded(page: Page, status: 'completed' | 'interrupted' | 'failed' | 'closed', turn?: StartedTurn): Promise<void> {
+  const count = turn ? `[data-turns="${turn.number}"]` : '';
+  await page.locator(`[data-turn-status="${status}"]${count}`).waitFor();
 }
 
 /** Poll a server record until `check` passes (the server runs in this process). */

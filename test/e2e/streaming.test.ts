@@ -47,8 +47,8 @@ describe('demo: streaming', () => {
   it('streams a call’s arguments: the preview grows while the call is still streaming', async () => {
     const { page, sessionId, problems } = await openDemo(stack, { speed: 1 });
     const samples = await recordCards(page);
-    await startTurn(page, 'search');
-    await turnEnded(page, 'completed');
+    const turn = await startTurn(page, 'search');
+    await turnEnded(page, 'completed', turn);
     await expect(card(page, 'search_docs').getAttribute('data-status')).resolves.toBe('settled');
 
     const seen = (await samples()).filter((s) => s.name === 'search_docs');
@@ -69,12 +69,12 @@ describe('demo: streaming', () => {
   });
 
   it('interrupting mid-stream cancels every open call of the turn, and no app tool of that turn runs', async () => {
-    const { page, sessionId, problems } = await openDemo(stack, { speed: 0.5 });
-    await startTurn(page, 'parallel');
+    const { page, sessionId, problems } = await openDemo(stack, { speed: 0.25 });
+    const turn = await startTurn(page, 'parallel');
     // Four calls in one response, their fragments interleaved: all of them are open.
     await page.waitForFunction(() => document.querySelectorAll('article.toolgate-card[data-status="streaming"]').length === 4);
     await page.getByRole('button', { name: 'Interrupt' }).click();
-    await turnEnded(page, 'interrupted');
+    await turnEnded(page, 'interrupted', turn);
     const statuses = await page.locator('article.toolgate-card').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset['status']));
     expect(statuses).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled']);
 
@@ -91,13 +91,13 @@ describe('demo: streaming', () => {
   });
 
   it('an interrupt between app-tool calls keeps what ran and runs nothing of the turn afterwards', async () => {
-    const { page, sessionId, problems } = await openDemo(stack, { speed: 0.5 });
-    await startTurn(page, 'edit');
+    const { page, sessionId, problems } = await openDemo(stack, { speed: 0.25 });
+    const turn = await startTurn(page, 'edit');
     // set_title ran in the page; the first insert_text is being written.
     await page.locator('.operations li[data-call-id]').first().waitFor();
     await page.locator('article.toolgate-card[data-status="streaming"]').waitFor();
     await page.getByRole('button', { name: 'Interrupt' }).click();
-    await turnEnded(page, 'interrupted');
+    await turnEnded(page, 'interrupted', turn);
 
     await expect(page.locator('.operations li').count()).resolves.toBe(1);
     await expect(page.locator('[data-document-title]').getAttribute('data-document-title')).resolves.toBe('Release notes');
@@ -128,8 +128,8 @@ describe('demo: connection', () => {
     });
     await page.getByRole('button', { name: 'Disconnect after 10 events' }).click();
     await page.getByText('The server armed: disconnect (afterEvents 10).').waitFor();
-    await startTurn(page, 'edit');
-    await turnEnded(page, 'completed');
+    const turn = await startTurn(page, 'edit');
+    await turnEnded(page, 'completed', turn);
 
     const statuses = await page.evaluate(() => (window as unknown as { __statuses: string[] }).__statuses);
     expect(statuses).toContain('reconnecting');
@@ -172,8 +172,8 @@ describe('demo: connection', () => {
 
   it('malformed frames reach onError and the page keeps working', async () => {
     const { page, problems } = await openDemo(stack, { speed: Infinity });
-    await startTurn(page, 'search');
-    await turnEnded(page, 'completed');
+    const first = await startTurn(page, 'search');
+    await turnEnded(page, 'completed', first);
     for (const name of ['Text that is not JSON', 'JSON that is not an object', 'A repeated seq', 'An unknown phase', 'An event without callId']) {
       await page.getByRole('button', { name }).click();
     }
@@ -183,8 +183,8 @@ describe('demo: connection', () => {
     await log.getByText(/repeated turn\.ended event/).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('.diagnostics li[data-source="store"]').length >= 2);
 
-    await startTurn(page, 'search');
-    await turnEnded(page, 'completed');
+    const turn = await startTurn(page, 'search');
+    await turnEnded(page, 'completed', turn);
     const statuses = await page.locator('article.toolgate-card').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset['status']));
     expect(statuses).toEqual(['settled', 'settled']);
     await expect(page.locator('.connection-status').getAttribute('data-status')).resolves.toBe('open');
