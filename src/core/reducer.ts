@@ -10,7 +10,7 @@
 import { isTerminalStatus, nextCallStatus } from './call-lifecycle';
 import { defineOwn, snapshotJson } from './json-value';
 import { applyPreview, previewsCount, type PreviewMode } from './legacy-preview';
-import { appendArguments, createToolCall, settleArguments, updateToolCall, type ToolCall, type ToolCallFields } from './tool-call';
+import { appendArguments, createToolCall, resetArguments, settleArguments, updateToolCall, type ToolCall, type ToolCallFields } from './tool-call';
 import { validateToolEvent } from './validate-event';
 import type { ToolEvent, ToolStreamEvent } from './wire';
 
@@ -245,6 +245,19 @@ function applyStream<S extends ToolStreamState>(state: S, event: ToolStreamEvent
       risk: event.risk,
       startedAt: now,
     });
+    const shown = callOf(state, event.callId);
+    if (shown !== undefined && isTerminalStatus(shown.status)) {
+      // A preview call the user already cancelled here (previews end only so): the stream takes it
+      // over still cancelled, with what was shown, so the server's later events are echoes and a
+      // settled becomes its lateOutcome. Terminal statuses are sticky (DESIGN "The wire").
+      const taken = settleArguments(resetArguments(call, shown.argumentsText, {}), {
+        status: 'cancelled',
+        cancelledBy: 'local',
+        startedAt: shown.startedAt,
+        endedAt: shown.endedAt,
+      });
+      return done({ speaksStream: true, ...placeCall(state, taken) });
+    }
     return done({ speaksStream: true, ...placeCall(state, call) });
   }
 
