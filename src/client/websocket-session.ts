@@ -15,6 +15,9 @@
  *   that was sent and never answered (timeout, lost connection, closed session) is a
  *   `ToolRoomUnknownOutcomeError`, so a write becomes `uncertain` and is never retried blindly
  *   (seed 002, "Handle results and uncertain execution").
+ * - Answers written into a socket that was already gone are lost with it: results, interrupts and
+ *   approvals the server has not visibly acted on are sent again once a resumed session's replay
+ *   has caught up (the server ignores an answer it already has).
  * - Frames that are not JSON objects reach `onError`; the session goes on.
  */
 import { ToolRoomError, ToolRoomUnknownOutcomeError, type ToolRoom } from '../core/room';
@@ -224,6 +227,17 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
     tools: [...(options.tools ?? [])],
   };
   let outbox: OutboxItem[] = [];
+  /**
+   * Answers the server acts on at once, sent but not yet seen acted on (a `settled` for a result,
+   * a `turn.ended` for an interrupt, any later event of the call for an approval). A message
+   * written into a socket that was already gone is lost; after a resume, once the replay has
+   * caught up, what is still unacknowledged is sent again. Keyed by what it answers.
+   */
+  const unacknowledged = new Map<string, ReferenceClientMessage>();
+  /** requestId -> callId of the gate's approval requests, to acknowledge approvals. */
+  const approvalCalls = new Map<string, string>();
+  /** After a resumed welcome: resend the unacknowledged once the replay reached this seq. */
+  let resendAfterSeq: number | undefined;
   const pending = new Map<string, PendingRequest>();
   let requestCounter = 0;
   let attempts = 0;
@@ -290,9 +304,55 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
     }
   };
 
-  const enqueue = (message: ReferenceClientMessage): void => {
-    outbox.push({ text: JSON.stringify(message) });
+  const enqueue = (message: ReferenceClientMessage, onSent?: () => void): void => {
+    outbox.push(onSent ? { text: JSON.stringify(message), onSent } : { text: JSON.stringify(message) });
     flush();
+  };
+
+  /** The key of an answer whose effect shows in the event stream, or `undefined`. */
+  const answerKey = (message: ReferenceClientMessage): string | undefined => {
+    // Without tool-stream-v1 no `settled` comes to acknowledge results and approvals.
+    const streams = welcome?.mode !== 'preview';
+    if (message.type === 'tool.result' && streams) return `result:${message.callId}`;
+    if (message.type === 'tool.approval' && streams) return `approval:${message.requestId}`;
+    if (message.type === 'turn.interrupt') return `interrupt:${message.turnId}`;
+    return undefined;
+  };
+
+  const sendAnswer = (message: ReferenceClientMessage): void => {
+    const key = answerKey(message);
+    if (key === undefined) {
+      enqueue(message);
+      return;
+    }
+    enqueue(message, () => unacknowledged.set(key, message));
+  };
+
+  const acknowledge = (event: Record<string, unknown>): void => {
+    if (event.type === 'tool.approval-request' && typeof event.requestId === 'string' && typeof event.callId === 'string') {
+      approvalCalls.set(event.requestId, event.callId);
+      return;
+    }
+    if (event.type === 'turn.ended' && typeof event.turnId === 'string') {
+      unacknowledged.delete(`interrupt:${event.turnId}`);
+      return;
+    }
+    if (event.type !== 'tool.stream' || typeof event.callId !== 'string') return;
+    const callId = event.callId;
+    // Anything the call does after its approval request means the gate heard the answer.
+    for (const [requestId, call] of approvalCalls) {
+      if (call !== callId) continue;
+      unacknowledged.delete(`approval:${requestId}`);
+      if (event.phase === 'settled' || event.phase === 'cancelled' || event.phase === 'failed') approvalCalls.delete(requestId);
+    }
+    if (event.phase === 'settled' || event.phase === 'cancelled' || event.phase === 'failed') unacknowledged.delete(`result:${callId}`);
+  };
+
+  /** Once a resumed session's replay has caught up, send again what the lost connection may have swallowed. */
+  const resendIfCaughtUp = (): void => {
+    if (resendAfterSeq === undefined || lastSeq < resendAfterSeq || !welcomed) return;
+    resendAfterSeq = undefined;
+    for (const message of [...unacknowledged.values()]) sendAnswer(message);
   };
 
   const sendHello = (): void => {
@@ -328,6 +388,8 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
     clearTimeout(reconnectTimer);
     clearTimeout(closeTimer);
     outbox = [];
+    unacknowledged.clear();
+    approvalCalls.clear();
     failRequests(
       (method) => new ToolRoomUnknownOutcomeError(`the session closed before ${method} was answered: it may or may not have taken effect`, { code: 'session-closed' }),
       (method) => new ToolRoomError(`the session closed before ${method} could be sent; nothing was sent`, { code: 'session-closed' }),
@@ -356,6 +418,7 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
   /* ---------------------------------------------------------- receiving */
 
   const deliver = (event: Record<string, unknown>): void => {
+    acknowledge(event);
     for (const listener of [...eventListeners]) safely(listener, event);
     if (event.type === 'tool.call') {
       for (const handler of [...callHandlers]) safely(handler, event as unknown as AppToolCallMessage);
@@ -380,6 +443,11 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
     attempts = 0;
     resolveReady(frame);
     flush();
+    if (frame.resumed && unacknowledged.size > 0) {
+      // The replay of what was missed follows; `currentSeq` is where it ends.
+      resendAfterSeq = typeof frame.currentSeq === 'number' ? frame.currentSeq : lastSeq;
+      resendIfCaughtUp();
+    }
   };
 
   const onRoomResponse = (frame: Record<string, unknown>): void => {
@@ -446,6 +514,7 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
       }
       lastSeq = seq;
       deliver(value);
+      resendIfCaughtUp();
       return;
     }
     switch (value.type) {
@@ -665,7 +734,7 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
         return;
       }
       if (message.type === 'tools.update') lastHello = { ...lastHello, tools: [...message.tools] };
-      enqueue(message);
+      sendAnswer(message);
     },
     startTurn(prompt, turnOptions = {}) {
       const turnId = turnOptions.turnId ?? `turn-${Date.now().toString(36)}-${++turnCounter}`;

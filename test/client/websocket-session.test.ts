@@ -214,6 +214,44 @@ describe('connectReferenceSession: lost connections and resume', () => {
     expect(server.session(sessionId)!.results.size).toBe(3);
   });
 
+  it('sends again a result that went into a socket already gone, once the resumed replay caught up', async () => {
+    server = await startServer();
+    const { session, events, errors } = open({ tools: APP_TOOLS });
+    let dropped = false;
+    session.onToolCall((call) => {
+      if (!dropped) {
+        // The server loses the socket just before the page answers: the answer is written into it and lost.
+        dropped = true;
+        server!.dropConnection(session.sessionId!);
+      }
+      session.send({ type: 'tool.result', callId: call.callId, epoch: call.epoch, result: { ok: true, output: call.name } });
+    });
+    await session.ready;
+    const turnId = session.startTurn('edit');
+    expect((await until(() => turnEnded(events, turnId))).status).toBe('completed');
+    expect(dropped).toBe(true);
+    const results = [...server.session(session.sessionId!)!.results.values()];
+    expect(results).toEqual([
+      { ok: true, output: 'set_title' },
+      { ok: true, output: 'insert_text' },
+      { ok: true, output: 'insert_text' },
+    ]);
+    expect(server.ignored).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('does not send again an answer the server already acted on', async () => {
+    server = await startServer({ speed: 1, tokenDelayMs: 2 });
+    const { session, events } = open({ tools: APP_TOOLS });
+    session.onToolCall((call) => session.send({ type: 'tool.result', callId: call.callId, epoch: call.epoch, result: { ok: true, output: null } }));
+    await session.ready;
+    const turnId = session.startTurn('edit');
+    await until(() => events.some((e) => e.type === 'tool.stream' && e.phase === 'settled'));
+    server.dropConnection(session.sessionId!);
+    await until(() => turnEnded(events, turnId));
+    expect(server.ignored).toEqual([]);
+  });
+
   it('sends what was said while reconnecting once the resumed session is welcomed', async () => {
     server = await startServer();
     const { session, events } = open({ reconnect: { initialDelayMs: 50, maxDelayMs: 50 } });
