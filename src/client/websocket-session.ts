@@ -529,11 +529,16 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
         onRoomResponse(value);
         return;
       case 'error':
+        // An answer the server ignored was heard all the same: never send it again.
+        if (typeof value.callId === 'string' && value.code === 'RESULT_IGNORED') unacknowledged.delete(`result:${value.callId}`);
+        if (typeof value.requestId === 'string') unacknowledged.delete(`approval:${value.requestId}`);
         report(`the server refused a message: ${String(value.code)}: ${String(value.message)}`, value);
+        return;
+      case 'turn.interrupt-ignored':
+        if (typeof value.turnId === 'string') unacknowledged.delete(`interrupt:${value.turnId}`);
         return;
       case 'tools.offered':
       case 'fault.ack':
-      case 'turn.interrupt-ignored':
         // Connection frames for onFrame listeners only.
         return;
       default:

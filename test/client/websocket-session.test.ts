@@ -252,6 +252,21 @@ describe('connectReferenceSession: lost connections and resume', () => {
     expect(server.ignored).toEqual([]);
   });
 
+  it('does not send again an interrupt the server said it ignored', async () => {
+    server = await startServer();
+    const { session } = open();
+    const frames: Record<string, unknown>[] = [];
+    session.onFrame((frame) => frames.push(frame));
+    await session.ready;
+    session.send({ type: 'turn.interrupt', turnId: 'no-such-turn' });
+    await until(() => frames.some((f) => f.type === 'turn.interrupt-ignored'));
+    server.dropConnection(session.sessionId!);
+    await until(() => session.status === 'reconnecting');
+    await until(() => session.status === 'open' && session.welcome?.resumed);
+    await session.room.describeTools(); // a round trip: anything resent would have arrived before its answer
+    expect(server.ignored.filter((r) => r.message === 'turn.interrupt')).toHaveLength(1);
+  });
+
   it('sends what was said while reconnecting once the resumed session is welcomed', async () => {
     server = await startServer();
     const { session, events } = open({ reconnect: { initialDelayMs: 50, maxDelayMs: 50 } });
