@@ -72,7 +72,15 @@ export function snapshotJson(value: unknown): JsonSnapshot {
     }
   };
 
-  const result = copy(value, 'arguments');
+  let result: JsonValue;
+  try {
+    result = copy(value, 'arguments');
+  } catch (error) {
+    // JSON.parse builds values nested deeper than this recursive copy can walk: refuse them with a
+    // reason rather than throw into the reducer, the app-tool host or a confirmation request.
+    if (error instanceof RangeError) return { ok: false, reason: 'arguments are nested too deeply to be copied' };
+    throw error;
+  }
   return failure === undefined ? { ok: true, value: result } : { ok: false, reason: failure };
 }
 

@@ -4,8 +4,17 @@
  * fixed on its own (the property that found it is named in each test).
  */
 import { describe, expect, it } from 'vitest';
-import { callOf, explainToolEvent, initialToolStreamState, reduceToolEvent, stepToolEvent, type ToolStreamState } from 'toolgate/core';
-import { toolEvents as e } from 'toolgate/testing';
+import {
+  callOf,
+  createAppToolHost,
+  createConfirmationController,
+  explainToolEvent,
+  initialToolStreamState,
+  reduceToolEvent,
+  stepToolEvent,
+  type ToolStreamState,
+} from 'toolgate/core';
+import { createScriptedRoom, toolEvents as e } from 'toolgate/testing';
 
 describe('found by the reducer property', () => {
   it('explainToolEvent never throws and agrees with the reducer on an event whose getter throws', () => {
@@ -37,5 +46,36 @@ describe('found by the reducer property', () => {
     // and the server's later outcome is kept as lateOutcome, never hidden.
     expect(last).toMatchObject({ source: 'stream', status: 'cancelled', cancelledBy: 'local', argumentsText: '{"q": "ca', lateOutcome: { ok: true } });
     expect(last?.partialArguments).toEqual({ q: 'ca' });
+  });
+
+  it('issues and ends a call whose final arguments are nested 20,000 deep, with a reason instead of a value', () => {
+    const text = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const events = [e.start('c1'), e.delta('c1', text), e.complete('c1', JSON.parse(text)), e.settled('c1', true)];
+    let state = initialToolStreamState();
+    for (const event of events) {
+      const step = stepToolEvent(state, event);
+      expect(step.verdict.outcome).toBe('applied');
+      state = step.state;
+    }
+    expect(callOf(state, 'c1')).toMatchObject({ status: 'settled', arguments: undefined, argumentsError: expect.stringMatching(/nested too deeply/) });
+  });
+});
+
+describe('found by the confirmation property', () => {
+  it('refuses arguments nested 20,000 deep before review instead of throwing from request()', async () => {
+    const value = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
+    const confirmations = createConfirmationController({ room: createScriptedRoom() });
+    const outcome = confirmations.request({ toolName: 'write', arguments: value });
+    await expect(outcome).resolves.toMatchObject({ status: 'refused', reason: expect.stringMatching(/nested too deeply/) });
+  });
+});
+
+describe('found by the app-tool host property', () => {
+  it('answers a call whose arguments are nested 20,000 deep with INVALID instead of throwing from call()', async () => {
+    const host = createAppToolHost();
+    host.register({ name: 'write', run: () => 'ran' });
+    const args = { deep: JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown };
+    const result = await Promise.resolve().then(() => host.call({ callId: 'c1', turnId: 't1', epoch: 0, name: 'write', arguments: args }));
+    expect(result).toMatchObject({ ok: false, code: 'INVALID', message: expect.stringMatching(/nested too deeply/) });
   });
 });
