@@ -34,6 +34,12 @@ export interface AppToolContext {
   readonly epoch: number;
   /** Report application progress for the UI. Ignored once the call has its result. */
   emit(progress: unknown): void;
+  /**
+   * Wait for a person's answer (a form, a choice): resolves or rejects as `answer` does. Its time
+   * counts against the limit unless the tool says `waitsForPerson: true`; then the clock stops
+   * until `answer` settles, as it does while waiting for approval.
+   */
+  waitForPerson<T>(answer: PromiseLike<T>): Promise<T>;
 }
 
 /**
@@ -61,6 +67,8 @@ export interface AppTool<Args = Record<string, unknown>> {
   validate?: StandardSchemaV1<unknown, Args>;
   /** This tool's time limit in ms (time spent waiting for approval does not count); `Infinity` for none. */
   timeoutMs?: number;
+  /** Time spent in `ctx.waitForPerson` does not count against `timeoutMs` (a person answers at their pace). Default false. */
+  waitsForPerson?: boolean;
   /** Ask the user before running: always (`true`) or when the function says so for these arguments. */
   confirm?: boolean | ((args: Args) => boolean);
   /** Run the tool. Its return value (JSON; `undefined` becomes `null`) is the call's output. */
@@ -253,6 +261,8 @@ interface CallRecord {
   startedAt: number;
   timer: unknown;
   timerSet: boolean;
+  /** Open `waitForPerson` waits: the clock stops at the first and starts again after the last. */
+  personWaits: number;
 }
 
 function failure(code: ToolResultCode, message: string): ToolResult & { ok: false } {
@@ -632,6 +642,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
       startedAt: 0,
       timer: undefined,
       timerSet: false,
+      personWaits: 0,
     };
     known.set(callId, promise);
     open.set(callId, record);
@@ -753,6 +764,15 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
         if (record.result) return; // late progress of an aborted run is dropped like its result
         record.progress = progress;
         touchCall(record);
+      },
+      waitForPerson: async <T>(answer: PromiseLike<T>): Promise<T> => {
+        if (tool.waitsForPerson !== true) return answer;
+        if (record.personWaits++ === 0) pauseClock(record);
+        try {
+          return await answer;
+        } finally {
+          if (--record.personWaits === 0) resumeClock(record);
+        }
       },
     });
 

@@ -68,13 +68,13 @@ interface Latest {
 
 /**
  * What decides a re-registration: `name`, `description`, `parameters`, `timeoutMs`, and whether
- * the tool has `validate`. `parameters` compare by their JSON text, so a schema written inline
+ * the tool has `validate` and `waitsForPerson`. `parameters` compare by their JSON text, so a schema written inline
  * (a new object each render) does not re-register on every render, while a changed schema does and
  * is announced with `tools.update`. `run`, `validate` and `confirm` are read from the latest
  * render at call time instead, so changing them never re-registers.
  */
 function registrationKey(tool: AppTool<unknown>, parametersKey: string): string {
-  return JSON.stringify([tool.name, tool.description ?? null, parametersKey, tool.timeoutMs ?? null, tool.validate !== undefined]);
+  return JSON.stringify([tool.name, tool.description ?? null, parametersKey, tool.timeoutMs ?? null, tool.validate !== undefined, tool.waitsForPerson === true]);
 }
 
 let unserializable = 0;
@@ -209,6 +209,7 @@ export function useAppTool<Args = Record<string, unknown>>(tool: AppTool<Args>, 
     if (now.description !== undefined) stable.description = now.description;
     if (now.parameters !== undefined) stable.parameters = now.parameters;
     if (now.timeoutMs !== undefined) stable.timeoutMs = now.timeoutMs;
+    if (now.waitsForPerson === true) stable.waitsForPerson = true;
     if (now.validate !== undefined) {
       const validate: AnyValidate = {
         '~standard': {

@@ -759,6 +759,67 @@ describe('approval before a run', () => {
   });
 });
 
+describe('waiting for a person inside a run', () => {
+  it('does not count a person\'s wait against the limit when the tool says waitsForPerson', async () => {
+    const answer = deferred<string>();
+    const { host, clock } = makeHost({ timeoutMs: 100 });
+    host.register({ name: 'ask', waitsForPerson: true, run: (_args, ctx) => ctx.waitForPerson(answer.promise) });
+    const pending = host.call(request('ask'));
+    await clock.advance(10_000); // the person takes their time
+    expect(host.getState().queue).toHaveLength(1);
+    answer.resolve('blue');
+    await expect(pending).resolves.toEqual({ ok: true, output: 'blue' });
+  });
+
+  it('counts the time before and after the wait together', async () => {
+    const before = deferred();
+    const answer = deferred<string>();
+    const { host, clock } = makeHost({ timeoutMs: 100 });
+    host.register({
+      name: 'ask',
+      waitsForPerson: true,
+      run: async (_args, ctx) => {
+        await before.promise;
+        await ctx.waitForPerson(answer.promise);
+        return new Promise(() => {});
+      },
+    });
+    const pending = host.call(request('ask'));
+    await clock.advance(60); // 60 ms before the form shows
+    before.resolve();
+    await clock.advance(5_000); // the person answers: not counted
+    answer.resolve('x');
+    await clock.advance(39);
+    expect(host.getState().queue).toHaveLength(1);
+    await clock.advance(1);
+    await expect(pending).resolves.toMatchObject({ ok: false, code: 'TIMEOUT' });
+  });
+
+  it('keeps the clock running through the wait when the tool does not say so', async () => {
+    let signal: AbortSignal | undefined;
+    const { host, clock } = makeHost({ timeoutMs: 100 });
+    host.register({ name: 'ask', run: (_args, ctx) => ((signal = ctx.signal), ctx.waitForPerson(new Promise(() => {}))) });
+    const pending = host.call(request('ask'));
+    await clock.advance(100);
+    await expect(pending).resolves.toMatchObject({ ok: false, code: 'TIMEOUT' });
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('answers INTERRUPTED once when the turn is interrupted during the wait, and drops the late answer', async () => {
+    const answer = deferred<string>();
+    let signal: AbortSignal | undefined;
+    const { host } = makeHost();
+    host.register({ name: 'ask', waitsForPerson: true, run: (_args, ctx) => ((signal = ctx.signal), ctx.waitForPerson(answer.promise)) });
+    const pending = host.call(request('ask', {}, { turnId: 'tw' }));
+    await settle();
+    host.interrupt('tw');
+    expect(signal?.aborted).toBe(true);
+    answer.resolve('too late');
+    await expect(pending).resolves.toMatchObject({ ok: false, code: 'INTERRUPTED' });
+    expect(host.getState().tools.ask?.lastResult?.result).toMatchObject({ code: 'INTERRUPTED' });
+  });
+});
+
 describe('closing the host', () => {
   it('aborts every open call with INTERRUPTED, clears call state and last results, and refuses later calls', async () => {
     const { host } = makeHost();
