@@ -59,6 +59,16 @@ export interface ToolgateLabels {
   timelineRow: (row: { name: string; status: string; start: string; writing?: string; running?: string }) => string;
   /** What the live region says when a call's status changes. */
   announce: (name: string, status: string) => string;
+  /** A call waiting for a person's approval (its card shows Approve and Deny, `labels.confirm`). */
+  awaitingApproval: string;
+  /** A call whose approval waits behind others shown first (Approve works once it is shown). */
+  approvalQueued: (count: number, formatted: string) => string;
+  /** The output of an app tool this page ran. */
+  output: string;
+  /** A tool's own view that failed to render: the error card's heading. */
+  renderFailed: (toolName: string) => string;
+  /** The group around the input a person gives an app tool (a form, a choice). */
+  personInput: (toolName: string) => string;
   /** The confirmation dialog (`ConfirmToolDialog`). */
   confirm: ConfirmToolLabels;
 }
@@ -116,24 +126,37 @@ export const defaultLabels: ToolgateLabels = {
   timelineRow: ({ name, status, start, writing, running }) =>
     [`${name}: ${status}`, `started ${start}`, writing && `arguments ${writing}`, running && `ran ${running}`].filter(Boolean).join(', '),
   announce: (name, status) => `${name}: ${status}`,
+  awaitingApproval: 'Awaiting approval',
+  approvalQueued: (count, formatted) => (count === 1 ? 'After 1 earlier request' : `After ${formatted} earlier requests`),
+  output: 'Output',
+  renderFailed: (toolName) => `The view of ${toolName} failed`,
+  personInput: (toolName) => `Your answer for ${toolName}`,
   confirm: defaultConfirmLabels,
 };
 
-type Override<T> = { [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? Partial<T[K]> : T[K] };
+type Override<T> = { [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? Override<T[K]> : T[K] };
 
-/** Any part of the labels: records (`status`, `codes`, …) may be given in part. */
+/** Any part of the labels, at any depth: groups (`status`, `confirm.status`, …) may be given in part. */
 export type ToolgateLabelsOverride = Override<ToolgateLabels>;
 
-/** `base` with `override` laid over it, one level deep (so `{ status: { settled: 'OK' } }` keeps the other statuses). */
+/**
+ * `base` with `override` laid over it, group by group at every depth (so `{ status: { settled: 'OK' } }`
+ * keeps the other statuses, and `{ confirm: { status: { done: 'OK' } } }` the dialog's other strings).
+ */
 export function mergeLabels(base: ToolgateLabels, override: ToolgateLabelsOverride | undefined): ToolgateLabels {
-  if (!override) return base;
+  return override ? (deepMerge(base, override) as ToolgateLabels) : base;
+}
+
+const isGroup = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function deepMerge(base: object, override: object): object {
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) {
-    if (value === undefined && key !== 'locale') continue;
+    if ((value === undefined && key !== 'locale') || key === '__proto__') continue;
     const prior = merged[key];
-    merged[key] = value && typeof value === 'object' && prior && typeof prior === 'object' ? { ...prior, ...value } : value;
+    merged[key] = isGroup(value) && isGroup(prior) ? deepMerge(prior, value) : value;
   }
-  return merged as unknown as ToolgateLabels;
+  return merged;
 }
 
 const LabelsContext = createContext<ToolgateLabels>(defaultLabels);
