@@ -8,3 +8,5 @@ export * from './tool-status-announcer';
 export * from './tool-timeline';
 export * from './confirm-step';
 export * from './confirm-tool-dialog';
+export * from './tool-call-parts';
+export * from './tool-call-view';

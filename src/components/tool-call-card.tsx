@@ -6,6 +6,7 @@ import type { ToolgateClock } from '../hooks/use-now';
 import { useToolCall } from '../hooks/use-tool-call';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { cx } from './cx';
+import { ToolCallApproval, ToolCallInput, ToolCallOutput } from './tool-call-parts';
 import { ToolProgress } from './tool-progress';
 import { ToolStatusBadge } from './tool-status-badge';
 
@@ -21,7 +22,9 @@ export interface ToolCallCardProps extends Omit<ComponentPropsWithoutRef<'articl
 
 /**
  * One call: its name, status, live arguments, progress, result code, time taken, and how it
- * ended (cancelled by whom, a late outcome after a cancel, the model's reason for stopping).
+ * ended (cancelled by whom, a late outcome after a cancel, the model's reason for stopping);
+ * for an app tool this page ran, its output; while it waits for a person, Approve and Deny
+ * (`<ToolCallApproval>`) or the tool's own input (`<ToolCallInput>`).
  * Re-renders only when its own call changes. Renders nothing for an unknown call id.
  *
  * @example
@@ -86,6 +89,9 @@ export const ToolCallCard = memo(
             {labels.modelStopped} <span>{call.message}</span>
           </p>
         )}
+        <ToolCallOutput callId={callId} />
+        <ToolCallApproval callId={callId} />
+        <ToolCallInput callId={callId} />
       </article>
     );
   }),

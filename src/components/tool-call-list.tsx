@@ -2,10 +2,12 @@ import { forwardRef, useId, type ComponentPropsWithoutRef, type ReactNode } from
 import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
 import { useLabels } from '../hooks/labels';
 import type { ToolgateClock } from '../hooks/use-now';
+import { useToolgateStore } from '../hooks/context';
+import type { ToolRenderers } from '../hooks/tool-renderers';
 import { useToolCalls } from '../hooks/use-tool-call';
 import type { ArgumentsSchema } from './arguments-preview';
 import { cx } from './cx';
-import { ToolCallCard } from './tool-call-card';
+import { ToolCallView } from './tool-call-view';
 import { ToolStatusAnnouncer } from './tool-status-announcer';
 
 export interface ToolCallListProps extends Omit<ComponentPropsWithoutRef<'section'>, 'children'> {
@@ -13,8 +15,10 @@ export interface ToolCallListProps extends Omit<ComponentPropsWithoutRef<'sectio
   store?: ToolStreamStore;
   /** JSON Schemas of the tools' arguments, by tool name. */
   schemas?: Readonly<Record<string, ArgumentsSchema>>;
-  /** Render a call your own way (default `<ToolCallCard>`). */
+  /** Render a call your own way (default: its tool's renderer, else `<ToolCallCard>`). */
   renderCall?: (callId: string, name: string) => ReactNode;
+  /** Each tool's own view, by tool name, before the provider's; other tools get `<ToolCallCard>`. See `defineToolRenderer`. */
+  renderers?: ToolRenderers;
   /** Include a `<ToolStatusAnnouncer>` (default true; render only one per session). */
   announce?: boolean;
   /** How often the announcer may speak (ms). */
@@ -25,6 +29,14 @@ export interface ToolCallListProps extends Omit<ComponentPropsWithoutRef<'sectio
 // [callId, turnId, name] per call, flat, so shallow equality ignores argument fragments.
 const selectIndex = (s: ToolStreamStoreState) => s.order.flatMap((id) => [id, s.calls[id]?.turnId ?? '', s.calls[id]?.name ?? '']);
 const selectClosed = (s: ToolStreamStoreState) => s.closed;
+// A key per store: a new session's calls never take over the views (and their state) of the old one's.
+const storeKeys = new WeakMap<object, number>();
+let stores = 0;
+function keyOf(store: object): number {
+  let key = storeKeys.get(store);
+  if (key === undefined) storeKeys.set(store, (key = ++stores));
+  return key;
+}
 
 /**
  * The session's calls in the order they began, grouped by turn, each as a `<ToolCallCard>`;
@@ -37,10 +49,11 @@ const selectClosed = (s: ToolStreamStoreState) => s.closed;
  * </ToolgateProvider>
  */
 export const ToolCallList = forwardRef<HTMLElement, ToolCallListProps>(function ToolCallList(
-  { store, schemas, renderCall, announce = true, throttleMs, clock, className, ...rest },
+  { store, schemas, renderCall, renderers, announce = true, throttleMs, clock, className, ...rest },
   ref,
 ) {
   const labels = useLabels();
+  const storeKey = keyOf(useToolgateStore(store));
   const index = useToolCalls(selectIndex, undefined, store);
   const closed = useToolCalls(selectClosed, Object.is, store);
   const baseId = useId();
@@ -62,7 +75,7 @@ export const ToolCallList = forwardRef<HTMLElement, ToolCallListProps>(function 
         <p className="toolgate-list-empty">{closed ? labels.closed : labels.empty}</p>
       ) : (
         [...turns].map(([turn, calls], i) => (
-          <div key={turn} role="group" aria-labelledby={`${baseId}${i}`} className="toolgate-turn" data-turn={turn || undefined}>
+          <div key={`${storeKey}:${turn}`} role="group" aria-labelledby={`${baseId}${i}`} className="toolgate-turn" data-turn={turn || undefined}>
             <div id={`${baseId}${i}`} className="toolgate-turn-title">
               {turn ? labels.turn(i + 1, turn) : labels.noTurn}
             </div>
@@ -72,7 +85,7 @@ export const ToolCallList = forwardRef<HTMLElement, ToolCallListProps>(function 
                   {renderCall ? (
                     renderCall(id, name)
                   ) : (
-                    <ToolCallCard callId={id} store={store} clock={clock} schema={schemas && Object.hasOwn(schemas, name) ? schemas[name] : undefined} />
+                    <ToolCallView callId={id} store={store} clock={clock} renderers={renderers} schema={schemas && Object.hasOwn(schemas, name) ? schemas[name] : undefined} />
                   )}
                 </li>
               ))}

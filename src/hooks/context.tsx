@@ -8,6 +8,8 @@ import type { ToolRoom } from '../core/room';
 import type { ToolSession } from '../core/session';
 import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from '../core/store';
 import { TOOL_STREAM_CAPABILITY } from '../core/wire';
+import { ToolRenderersContext, type ToolRenderers } from './tool-renderers';
+import { watchAppToolResults } from './use-app-tool-call';
 
 /** What `<ToolgateProvider>` shares with the hooks and components below it. */
 export interface ToolgateContextValue {
@@ -38,6 +40,8 @@ export interface ToolgateProviderProps {
   hostOptions?: AppToolHostOptions;
   /** Told of events and messages that were refused: malformed, unknown call, failed sends. */
   onError?: (reason: string, detail?: unknown) => void;
+  /** Each tool's own view, by tool name, for every `<ToolCallList>` below (see `defineToolRenderer`). */
+  renderers?: ToolRenderers;
   children?: ReactNode;
 }
 
@@ -64,7 +68,11 @@ export function ToolgateProvider(props: ToolgateProviderProps) {
     confirmations: props.confirmations ?? own.confirmations,
   });
   useSessionWiring(value, report);
-  return <ToolgateContext.Provider value={value}>{props.children}</ToolgateContext.Provider>;
+  return (
+    <ToolgateContext.Provider value={value}>
+      <ToolRenderersContext.Provider value={props.renderers}>{props.children}</ToolRenderersContext.Provider>
+    </ToolgateContext.Provider>
+  );
 }
 
 /** The provider's value, or `null` outside a provider. */
@@ -167,6 +175,8 @@ function previewModeOf(session: ToolSession | undefined): PreviewMode {
 function useSessionWiring(value: ToolgateContextValue, report: Report): void {
   const { session, store, host, confirmations } = value;
   useEffect(() => {
+    // Before any call can arrive: cards show the output of every call this page ran, not just each tool's latest.
+    watchAppToolResults(host);
     const restoreApprovals = host.setApprovalHandler(createAppToolApprovalHandler(confirmations));
     if (session === undefined) return restoreApprovals;
     const onError = (error: unknown) => report.current?.(error instanceof Error ? error.message : String(error), error);

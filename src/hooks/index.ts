@@ -10,3 +10,7 @@ export * from './use-tool-timeline';
 export * from './use-app-tool';
 export * from './confirm-labels';
 export * from './use-tool-confirmation';
+export * from './tool-renderers';
+export * from './use-call-approval';
+export * from './use-app-tool-call';
+export * from './use-human-tool';

@@ -27,7 +27,8 @@ export function useStatusAnnouncer(options: UseStatusAnnouncerOptions = {}): str
   const store = useToolgateStore(options.store);
   const labels = useLabels();
   const { throttleMs = 1000, clock = systemClock } = options;
-  const [message, setMessage] = useState('');
+  // Kept with its store: a new session's store starts silent, never with the old one's words.
+  const [message, setMessage] = useState({ store, text: '' });
   const labelsRef = useRef(labels);
   labelsRef.current = labels;
 
@@ -54,7 +55,7 @@ export function useStatusAnnouncer(options: UseStatusAnnouncerOptions = {}): str
       const text = [...queue.values()].join('. ');
       queue.clear();
       // The same words twice would not be read again: vary them invisibly.
-      setMessage((previous) => (previous === text ? `${text}\u00a0` : text));
+      setMessage((previous) => ({ store, text: previous.store === store && previous.text === text ? `${text}\u00a0` : text }));
     };
     const unsubscribe = store.subscribe((state) => {
       note(state, queue);
@@ -71,5 +72,5 @@ export function useStatusAnnouncer(options: UseStatusAnnouncerOptions = {}): str
     };
   }, [store, throttleMs, clock]);
 
-  return message;
+  return message.store === store ? message.text : '';
 }

@@ -1,0 +1,76 @@
+import { useCallback, useMemo } from 'react';
+import {
+  createConfirmationController,
+  type ConfirmationController,
+  type ConfirmationState,
+  type ConfirmationView,
+} from '../core/confirmation-machine';
+import { useToolgateContext } from './context';
+import { useStoreSelector } from './use-store-selector';
+
+/**
+ * The approval a tool call waits for: the confirmation request that carries its `callId` (an app
+ * tool with `confirm`, or the server's before-tool-call gate), with actions bound to that request.
+ *
+ * @example
+ * const approval: CallApproval | null = useCallApproval(callId);
+ * approval?.approve(); // the same request the dialog shows: one approval, at most one run
+ */
+export interface CallApproval {
+  /** The request, as the confirmation controller shows it (arguments, fingerprint, `can`). */
+  readonly request: ConfirmationView;
+  /** How many requests are shown or wait before it: Approve works once it is shown (`request.can.approve`). */
+  readonly ahead: number;
+  /** Approve it; `false` when it is not under review (not shown yet, or already answered). */
+  approve(): boolean;
+  /** Deny it (shown or still waiting), with an optional reason. */
+  deny(reason?: string): boolean;
+}
+
+interface Found {
+  readonly view: ConfirmationView | null;
+  readonly ahead: number;
+}
+
+const NONE: Found = { view: null, ahead: 0 };
+const sameFound = (a: Found, b: Found) => a.view === b.view && a.ahead === b.ahead;
+// Stands in outside a provider, so the hook is called unconditionally and finds nothing.
+let empty: ConfirmationController | undefined;
+
+/** Only a request still waiting for its answer counts: once approved it runs, and the card says so through the call. */
+function find(state: ConfirmationState, callId: string): Found {
+  const all = state.current ? [state.current, ...state.queue] : state.queue;
+  const at = all.findIndex((view) => view.callId === callId && (view.status === 'idle' || view.status === 'reviewing'));
+  return at < 0 ? NONE : { view: all[at] as ConfirmationView, ahead: at };
+}
+
+/**
+ * Whether the call `callId` waits for a person's approval, and Approve and Deny for it. Both drive
+ * the confirmation controller's own request (the one `<ConfirmToolDialog />` shows), so a click
+ * here, one in the dialog and a spoken `approve()` together give one approval and at most one run.
+ * Re-renders only when this call's request changes. `null` when nothing waits (or outside a provider).
+ *
+ * @example
+ * function ApproveInline({ callId }: { callId: string }) {
+ *   const approval = useCallApproval(callId);
+ *   if (!approval) return null;
+ *   return <button disabled={!approval.request.can.approve} onClick={approval.approve}>Approve</button>;
+ * }
+ */
+export function useCallApproval(callId: string, controller?: ConfirmationController): CallApproval | null {
+  const context = useToolgateContext();
+  const confirmations = controller ?? context?.confirmations ?? (empty ??= createConfirmationController());
+  const select = useCallback((state: ConfirmationState) => find(state, callId), [callId]);
+  const { view, ahead } = useStoreSelector(confirmations, select, sameFound);
+  const id = view?.id;
+  return useMemo(() => {
+    if (view === null || id === undefined) return null;
+    const target = { requestId: id };
+    return {
+      request: view,
+      ahead,
+      approve: () => confirmations.approve(target),
+      deny: (reason?: string) => confirmations.deny(typeof reason === 'string' ? reason : undefined, target),
+    };
+  }, [confirmations, view, id, ahead]);
+}
