@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { AppCallState } from '../core/app-tool-host';
 import { checkJsonSchema } from '../core/json-schema-check';
 import { formatStandardIssues, isStandardSchema, type StandardSchemaV1 } from '../core/standard-schema';
@@ -112,12 +112,13 @@ export interface ToolRenderProps<Args = unknown> {
 }
 
 /**
- * A tool's own view: any component of {@link ToolRenderProps}.
+ * A tool's own view: a function component of {@link ToolRenderProps} (`memo` and `forwardRef`
+ * results fit too).
  *
  * @example
  * const FlightCard: ToolRenderer<Flight> = ({ arguments: args }) => <p>{args?.to}</p>;
  */
-export type ToolRenderer<Args = unknown> = ComponentType<ToolRenderProps<Args>>;
+export type ToolRenderer<Args = unknown> = (props: ToolRenderProps<Args>) => ReactNode;
 
 /**
  * Renderers by tool name. A tool without one gets the default `<ToolCallCard>`.
@@ -191,7 +192,7 @@ export function defineToolRenderer<const S extends object>(source: S, View: Tool
     const checked = useChecked(check, props.call.arguments);
     return <Inner {...props} arguments={checked?.ok ? checked.value : undefined} argumentsError={checked && !checked.ok ? checked.message || undefined : undefined} />;
   }
-  CheckedView.displayName = `Checked(${View.displayName ?? View.name ?? 'ToolRenderer'})`;
+  CheckedView.displayName = `Checked(${(View as { displayName?: string }).displayName ?? (View.name || 'ToolRenderer')})`;
   return CheckedView as ToolRenderer<ToolArgumentsOf<S>>;
 }
 
