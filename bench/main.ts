@@ -4,7 +4,7 @@
  * bench/results.json, and exits non-zero when a gate fails.
  *
  *   npm run bench                  all sections
- *   npm run bench -- parser store  only these sections (parser, store, memory, size)
+ *   npm run bench -- parser store  only these sections (parser, store, memory, render, size)
  */
 import { writeFileSync } from 'node:fs';
 import { benchParser, FRAME, type ParserRow } from './parser';
@@ -21,7 +21,7 @@ export interface Gate {
   kind: 'gate' | 'goal';
 }
 
-const SECTIONS = ['parser', 'store', 'memory', 'size'] as const;
+const SECTIONS = ['parser', 'store', 'memory', 'render', 'size'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const asked = process.argv.slice(2).filter((a): a is Section => (SECTIONS as readonly string[]).includes(a));
@@ -136,6 +136,13 @@ if (run('memory')) {
   const closed = rows[2] as { overBaselineKB: number };
   gates.push({ kind: 'gate', name: 'heap after closed, over the baseline before the session', measured: `${closed.overBaselineKB} KB`, limit: '≤ 256 KB', pass: closed.overBaselineKB <= 256 });
   results.memory = rows;
+}
+
+if (run('render')) {
+  const { benchRender } = await import('./render');
+  const rendered = await benchRender();
+  results.render = rendered.rows;
+  gates.push(...rendered.gates);
 }
 
 if (run('size')) {

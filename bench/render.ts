@@ -1,0 +1,329 @@
+/**
+ * Rendering in real Chromium: 50 calls streaming at once, 100 fragments per second each, into
+ * the kit's `<ToolCallList>` (store with `coalesce: 'frame'`) and into a naive list that keeps the
+ * calls in an array in React state and reparses every item with partial-json on every event.
+ *
+ * The page (bench/render-page/) is built with Vite into bench/.work/render-page, React in
+ * production mode (its profiling build, so `<Profiler>` reports), and served to the browser by
+ * request interception: no server, no port. The events are emitted inside the page by timers,
+ * so the rate is real. Measured per list:
+ * - renders of each call's item (a `<Profiler>` around it) and those of calls that had not
+ *   changed, and React commits of the whole list;
+ * - main-thread work per frame, from the browser's own trace: the time of the renderer's main
+ *   thread tasks between one animation frame and the next (the interval between frames is fixed
+ *   at 16.7 ms by vsync whenever the page keeps up, so intervals alone cannot show headroom);
+ * - scripting and task time (CDP `Performance.getMetrics`), and React's own render time.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Gate } from './main';
+import { MARK_END, MARK_START, type RenderBenchApi, type RunOptions, type RunResult } from './render-page/api';
+import { percentile } from './render-page/driver';
+import { table } from './table';
+
+const OPTIONS: RunOptions = { calls: 50, rate: 100, fragmentSize: 4 };
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ORIGIN = 'http://toolgate.bench';
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+
+/** The repository root: the bench runs bundled from bench/.work/, or from its sources. */
+function repositoryRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'bench', 'render-page'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('bench/render: repository root not found');
+    dir = up;
+  }
+  return dir;
+}
+
+async function buildPage(root: string): Promise<string> {
+  const { build } = await import('vite');
+  const { default: react } = await import('@vitejs/plugin-react');
+  const outDir = join(root, 'bench', '.work', 'render-page');
+  await build({
+    configFile: false,
+    root: join(root, 'bench', 'render-page'),
+    base: './',
+    mode: 'production',
+    logLevel: 'warn',
+    plugins: [react()],
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    resolve: {
+      alias: [
+        // React's production build with the Profiler enabled (the plain one drops onRender).
+        { find: /^react-dom\/client$/, replacement: 'react-dom/profiling' },
+        { find: 'toolgate/styles.css', replacement: join(root, 'src', 'styles.css') },
+        { find: /^toolgate$/, replacement: join(root, 'src', 'index.ts') },
+      ],
+    },
+    build: { outDir, emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 2048 },
+  });
+  return outDir;
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  /** Thread (CPU) time of the event: what the main thread spent, not what it waited for a core. */
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: { message?: string } };
+}
+
+export interface FrameStats {
+  frames: number;
+  /** Main-thread CPU time of the tasks from one animation frame to the next (ms). */
+  workP50: number;
+  workP95: number;
+  workMax: number;
+  /** The same in wall time: on a shared machine it includes waiting for a core. */
+  wallP95: number;
+  /** Time from one animation frame to the next (ms). */
+  intervalP95: number;
+  intervalMax: number;
+  /** Main-thread tasks over 50 ms of wall time (what the Long Tasks API reports). */
+  longTasks: number;
+  /** Share of the measured window the main thread was running (CPU) and busy (wall). */
+  cpuShare: number;
+  busy: number;
+}
+
+interface Task {
+  ts: number;
+  end: number;
+  cpu: number;
+}
+
+/** Frame work from a Chromium trace, between the page's start and end marks. */
+export function frameStats(trace: Buffer): FrameStats {
+  const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  const mark = (message: string) => events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === message);
+  const start = mark(MARK_START);
+  const end = mark(MARK_END);
+  if (!start || !end) throw new Error('bench/render: the trace lacks the page marks');
+  const onMain = (e: TraceEvent) => e.pid === start.pid && e.tid === start.tid;
+
+  // Top-level tasks of the page's main thread (a nested run loop's tasks are inside another).
+  const tasks: Task[] = [];
+  for (const e of events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && onMain(e)).sort((a, b) => a.ts - b.ts)) {
+    const last = tasks[tasks.length - 1];
+    if (last && e.ts < last.end) continue;
+    tasks.push({ ts: e.ts, end: e.ts + (e.dur ?? 0), cpu: e.tdur ?? e.dur ?? 0 });
+  }
+  const taskAt = (ts: number) => tasks.find((t) => t.ts <= ts && ts <= t.end);
+  // A frame begins with the task that runs its animation frame callbacks.
+  const frameStarts = [
+    ...new Set(
+      events
+        .filter((e) => e.name === 'FireAnimationFrame' && onMain(e) && e.ts >= start.ts && e.ts <= end.ts)
+        .map((e) => taskAt(e.ts)?.ts ?? e.ts),
+    ),
+  ].sort((a, b) => a - b);
+
+  const work: number[] = [];
+  const wall: number[] = [];
+  const intervals: number[] = [];
+  let t = 0;
+  for (let f = 0; f + 1 < frameStarts.length; f++) {
+    const from = frameStarts[f] as number;
+    const to = frameStarts[f + 1] as number;
+    while (t < tasks.length && (tasks[t] as Task).ts < from) t++;
+    let cpu = 0;
+    let busy = 0;
+    for (let k = t; k < tasks.length && (tasks[k] as Task).ts < to; k++) {
+      const task = tasks[k] as Task;
+      cpu += task.cpu;
+      busy += task.end - task.ts;
+    }
+    work.push(cpu / 1000);
+    wall.push(busy / 1000);
+    intervals.push((to - from) / 1000);
+  }
+  const inWindow = tasks.filter((task) => task.ts >= start.ts && task.ts <= end.ts);
+  const window = Math.max(1, end.ts - start.ts);
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const w = sorted(work);
+  const iv = sorted(intervals);
+  return {
+    frames: work.length,
+    workP50: percentile(w, 50),
+    workP95: percentile(w, 95),
+    workMax: w[w.length - 1] ?? 0,
+    wallP95: percentile(sorted(wall), 95),
+    intervalP95: percentile(iv, 95),
+    intervalMax: iv[iv.length - 1] ?? 0,
+    longTasks: inWindow.filter((task) => task.end - task.ts > 50_000).length,
+    cpuShare: inWindow.reduce((sum, task) => sum + task.cpu, 0) / window,
+    busy: inWindow.reduce((sum, task) => sum + (Math.min(task.end, end.ts) - task.ts), 0) / window,
+  };
+}
+
+export interface RenderRow {
+  list: 'idle page' | 'toolgate' | 'naive';
+  run: RunResult | undefined;
+  frames: FrameStats;
+  /** CDP Performance.getMetrics deltas over the run (ms). */
+  scriptMs: number;
+  taskMs: number;
+  layoutMs: number;
+  styleMs: number;
+}
+
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? '1' : '∞') : (a / b).toFixed(a / b >= 10 ? 0 : 2));
+
+export async function benchRender(): Promise<{ rows: RenderRow[]; gates: Gate[] }> {
+  const root = repositoryRoot();
+  const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`bench/render: Chromium not found at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`);
+
+  process.stdout.write('\nrender: building the page (Vite, React production + profiling)…\n');
+  const pageDir = await buildPage(root);
+
+  const { chromium } = await import('playwright');
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  const rows: RenderRow[] = [];
+  const pageProblems: string[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => pageProblems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageProblems.push(`console error: ${message.text()}`);
+    });
+    // Serve the built page from disk by interception: nothing listens on a port.
+    await page.route(`${ORIGIN}/**`, async (route) => {
+      const file = normalize(join(pageDir, new URL(route.request().url()).pathname));
+      if (!file.startsWith(pageDir + sep) || !existsSync(file)) return route.fulfill({ status: 404 });
+      return route.fulfill({ path: file });
+    });
+    await page.goto(`${ORIGIN}/index.html`);
+    await page.waitForFunction(() => window.renderBench !== undefined);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const metrics = async () => {
+      const { metrics: list } = await cdp.send('Performance.getMetrics');
+      return Object.fromEntries(list.map((m) => [m.name, m.value]));
+    };
+
+    const measure = async (list: RenderRow['list'], body: () => Promise<RunResult | undefined>) => {
+      process.stdout.write(`render: ${list}…\n`);
+      const before = await metrics();
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      let trace: Buffer;
+      let run: RunResult | undefined;
+      try {
+        run = await body();
+      } finally {
+        trace = await browser.stopTracing();
+      }
+      const after = await metrics();
+      const delta = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) * 1000;
+      rows.push({
+        list,
+        run,
+        frames: frameStats(trace),
+        scriptMs: delta('ScriptDuration'),
+        taskMs: delta('TaskDuration'),
+        layoutMs: delta('LayoutDuration'),
+        styleMs: delta('RecalcStyleDuration'),
+      });
+    };
+
+    await measure('idle page', async () => {
+      await page.evaluate((ms) => (window.renderBench as RenderBenchApi).idle(ms), 1500);
+      return undefined;
+    });
+    for (const list of ['toolgate', 'naive'] as const) {
+      await measure(list, () => page.evaluate(([kind, options]) => (window.renderBench as RenderBenchApi).run(kind, options), [list, OPTIONS] as const));
+    }
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+
+  const kit = rows.find((r) => r.list === 'toolgate') as RenderRow & { run: RunResult };
+  const naive = rows.find((r) => r.list === 'naive') as RenderRow & { run: RunResult };
+  const perCall = (r: RenderRow) => mean(r.run?.rendersPerCall ?? []);
+
+  type Line = [string, (r: RenderRow) => string, string];
+  const lines: Line[] = [
+    ['events emitted / taken in', (r) => (r.run ? `${r.run.eventsEmitted} / ${r.run.eventsProcessed}` : ''), ''],
+    ['emission lag p95 / max, ms', (r) => (r.run ? `${ms(r.run.lagP95)} / ${ms(r.run.lagMax)}` : ''), ratio(naive.run.lagP95, kit.run.lagP95)],
+    ['React commits (whole list)', (r) => (r.run ? String(r.run.commits) : ''), ratio(naive.run.commits, kit.run.commits)],
+    ['events per commit', (r) => (r.run ? (r.run.eventsProcessed / Math.max(1, r.run.commits)).toFixed(0) : ''), ''],
+    ['renders per call, mean (max)', (r) => (r.run ? `${perCall(r).toFixed(0)} (${Math.max(...r.run.rendersPerCall)})` : ''), ratio(perCall(naive), perCall(kit))],
+    ['renders of calls that had not changed', (r) => (r.run ? String(r.run.unchangedRenders) : ''), ''],
+    ['renders for the elapsed-time clock', (r) => (r.run ? String(r.run.clockRenders) : ''), ''],
+    ['React render time, ms (Profiler)', (r) => (r.run ? ms(r.run.reactMs) : ''), ratio(naive.run.reactMs, kit.run.reactMs)],
+    ['scripting, ms (CDP ScriptDuration)', (r) => ms(r.scriptMs), ratio(naive.scriptMs, kit.scriptMs)],
+    ['style + layout, ms (CDP)', (r) => ms(r.styleMs + r.layoutMs), ratio(naive.styleMs + naive.layoutMs, kit.styleMs + kit.layoutMs)],
+    ['main-thread tasks, ms (CDP TaskDuration)', (r) => ms(r.taskMs), ratio(naive.taskMs, kit.taskMs)],
+    ['main thread running (CPU) / busy (wall)', (r) => `${(r.frames.cpuShare * 100).toFixed(0)} % / ${(r.frames.busy * 100).toFixed(0)} %`, ratio(naive.frames.cpuShare, kit.frames.cpuShare) + ' (CPU)'],
+    ['frame work, CPU, p50 / p95 / max, ms', (r) => `${ms(r.frames.workP50)} / ${ms(r.frames.workP95)} / ${ms(r.frames.workMax)}`, ratio(naive.frames.workP95, kit.frames.workP95) + ' (p95)'],
+    ['frame work, wall, p95, ms', (r) => ms(r.frames.wallP95), ratio(naive.frames.wallP95, kit.frames.wallP95)],
+    ['frame interval p95 / max, ms', (r) => `${ms(r.frames.intervalP95)} / ${ms(r.frames.intervalMax)}`, ratio(naive.frames.intervalP95, kit.frames.intervalP95) + ' (p95)'],
+    ['frames measured', (r) => String(r.frames.frames), ''],
+    ['long tasks (> 50 ms)', (r) => String(r.frames.longTasks), ''],
+    ['DOM elements of the list at the end', (r) => (r.run ? String(r.run.elements) : ''), ratio(naive.run.elements, kit.run.elements)],
+    ['final arguments shown', (r) => (r.run ? (r.run.check.ok ? `yes, ${r.run.check.items} items` : `NO: ${r.run.check.problems[0] ?? ''}`) : ''), ''],
+  ];
+  console.log(
+    `\nRendering in Chromium: ${OPTIONS.calls} calls streaming at once, ${OPTIONS.rate} fragments of ${OPTIONS.fragmentSize} characters per second each, ~1-2 KB arguments\n` +
+      'toolgate: <ToolCallList>, store with coalesce: frame. naive: calls in an array in React state, whole list re-rendered, each item reparsed with partial-json.\n' +
+      'Frame work: main-thread task time from one animation frame to the next (Chromium trace); CPU is thread time, wall includes waiting for a core.\n',
+  );
+  console.log(
+    table(lines, [
+      ['', ([name]) => name],
+      ...rows.map((row): [string, (line: Line) => string] => [row.list, ([, cell]) => cell(row)]),
+      ['naive ÷ toolgate', ([, , r]) => r],
+    ]),
+  );
+  for (const problem of [...pageProblems, ...rows.flatMap((r) => (r.run && !r.run.check.ok ? r.run.check.problems.map((p) => `${r.list}: ${p}`) : []))]) console.log(`  ${problem}`);
+
+  const gates: Gate[] = [
+    {
+      kind: 'gate',
+      name: 'render: the kit list shows every call, settled, with its final arguments',
+      measured: kit.run.check.ok && pageProblems.length === 0 ? `${kit.run.check.items} of ${kit.run.calls}` : (pageProblems[0] ?? kit.run.check.problems[0] ?? 'no'),
+      limit: `${kit.run.calls} of ${kit.run.calls}`,
+      pass: kit.run.check.ok && pageProblems.length === 0 && kit.run.eventsProcessed === kit.run.eventsEmitted,
+    },
+    {
+      kind: 'gate',
+      name: 'render: kit renders of calls that had not changed',
+      measured: String(kit.run.unchangedRenders),
+      limit: '= 0',
+      pass: kit.run.unchangedRenders === 0,
+    },
+    {
+      kind: 'goal',
+      name: 'render: kit main-thread CPU work per frame, p95 (absolute: noisy here)',
+      measured: `${ms(kit.frames.workP95)} ms`,
+      limit: '< 16 ms',
+      pass: kit.frames.workP95 < 16,
+    },
+    {
+      kind: 'goal',
+      name: 'render: renders per call, toolgate / naive',
+      measured: (perCall(kit) / perCall(naive)).toFixed(3),
+      limit: '< 1',
+      pass: perCall(kit) < perCall(naive),
+    },
+    {
+      kind: 'goal',
+      name: 'render: scripting time, toolgate / naive',
+      measured: (kit.scriptMs / naive.scriptMs).toFixed(3),
+      limit: '< 1',
+      pass: kit.scriptMs < naive.scriptMs,
+    },
+  ];
+  return { rows, gates };
+}
