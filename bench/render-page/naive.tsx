@@ -1,11 +1,14 @@
 import { parse } from 'partial-json';
 import { Profiler, useEffect, useState } from 'react';
+import { ArgumentsPreview } from 'toolgate';
 import type { RenderCounter } from './counter';
 
 /**
  * The baseline: what many apps write. The calls live in an array in React state, each event
  * replaces the array (and the one call it touched), the whole list re-renders, and each item
- * reparses its argument text with partial-json to show a preview.
+ * reparses its argument text with partial-json to show a preview. The preview is the kit's own
+ * `<ArgumentsPreview>`, so both lists build the same DOM and the comparison is of the state
+ * and rendering architecture, not of one tree against a `<pre>`.
  */
 export interface NaiveCall {
   callId: string;
@@ -41,7 +44,7 @@ function NaiveItem({ call, seen }: { call: NaiveCall; seen: Map<string, NaiveCal
       <header>
         <strong>{call.name}</strong> <span>{call.status}</span>
       </header>
-      <pre>{value === undefined ? '' : JSON.stringify(value, null, 2)}</pre>
+      <ArgumentsPreview value={value} />
     </article>
   );
 }
