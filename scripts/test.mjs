@@ -14,7 +14,21 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 // Extra test steps, each counted as one test: passed when its command exits with 0.
 // Add yours here, e.g. { name: 'package smoke test', command: 'node scripts/smoke.mjs' }.
-const extraSteps = [];
+const extraSteps = [
+  // The package: built and packed once by scripts/pack.mjs (dist/ and .cache/package/toolgate.tgz,
+  // checking 'use client' and that the build imports only declared dependencies); the steps after
+  // it read that build.
+  { name: 'package: build and pack', command: 'node scripts/pack.mjs' },
+  { name: 'package: publint', command: 'node_modules/.bin/publint run .cache/package/toolgate.tgz --strict' },
+  // esm-only: the package ships ESM alone, so the node10 and CommonJS-under-node16 resolutions are
+  // not checked (a require() of it needs Node's require(esm), 20.19+). The stylesheet has no types.
+  {
+    name: 'package: are the types wrong (esm-only)',
+    command: 'node_modules/.bin/attw .cache/package/toolgate.tgz --profile esm-only --exclude-entrypoints ./styles.css --no-color',
+  },
+  { name: 'package: size-limit (.size-limit.json)', command: 'node_modules/.bin/size-limit' },
+  { name: 'package: smoke test with React 18.3 and 19', command: 'node scripts/smoke.mjs' },
+];
 
 const results = []; // { name, ok } for each step outside vitest
 

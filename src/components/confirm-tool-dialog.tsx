@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { forwardRef, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { forwardRef, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
 import type {
   ApprovalContext,
   CheckOutcome,
@@ -145,7 +146,7 @@ interface DialogModel {
 
 function ControlledDialog(props: ConfirmToolDialogProps & { open: boolean }) {
   const latest = useRef(props);
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     latest.current = props;
   });
   const request = useToolConfirmationRequest({
@@ -187,7 +188,7 @@ function QueueDialog(props: ConfirmToolDialogProps) {
   const queue = useToolConfirmation(props.controller);
   const { controller } = queue;
   const latest = useRef(props);
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     latest.current = props;
   });
   // Every outcome, even two between renders.
@@ -248,7 +249,7 @@ function DialogView({ model, props, fallbackTitle }: { model: DialogModel; props
   const opener = useRef<Element | null>(null);
   const isOpen = useRef(model.open);
   const onEscape = useRef<(() => void) | null>(null);
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     isOpen.current = model.open;
     // Before any passive effect moves focus into the dialog: this is where focus returns.
     if (model.open) opener.current = document.activeElement;
@@ -343,7 +344,7 @@ function DialogBody({ model, view, props, all, confirm, onEscape }: BodyProps) {
   };
   const closable = view.can.dismiss || status === 'done' || status === 'denied' || status === 'withdrawn';
 
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     onEscape.current = () => {
       if (view.can.deny) actions.deny(denyReason());
       else if (closable) model.close();
@@ -583,7 +584,7 @@ function EndedBeforeReview({
   onEscape: { current: (() => void) | null };
 }) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     onEscape.current = model.close;
   });
   useEffect(() => {

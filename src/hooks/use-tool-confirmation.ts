@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useIsomorphicLayoutEffect } from './use-isomorphic-layout-effect';
 import {
   createConfirmationController,
   type ApprovalContext,
@@ -201,7 +202,7 @@ export function useToolConfirmationRequest(options: UseToolConfirmationRequestOp
   const [own] = useState(() => createConfirmationController());
   const controller = options.controller ?? own;
   const latest = useRef(options);
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     latest.current = options;
   });
   const [tracked, setTracked] = useState<Tracked>(NOT_REQUESTED);

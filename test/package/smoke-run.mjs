@@ -1,0 +1,102 @@
+// Runs inside a fresh project where the packed toolgate tarball is installed (see scripts/smoke.mjs).
+// 1. Importing an entry does no work: no timers, listeners, console output, fetches or new globals.
+// 2. Every entry imports, through the package's exports map, as an app would.
+// 3. ConfirmToolDialog and ToolCallList render with react-dom/server, without errors.
+import assert from 'node:assert/strict';
+
+// Load the peers and dependencies first, so that only the kit's own import-time work is observed.
+const React = await import('react');
+const { renderToString } = await import('react-dom/server');
+await import('zustand/vanilla');
+await import('zustand/shallow');
+await import('@radix-ui/react-dialog');
+
+const seen = [];
+const globalsBefore = new Set(Reflect.ownKeys(globalThis));
+const spy = (owner, name) => {
+  const had = Object.hasOwn(owner, name);
+  const original = owner[name];
+  owner[name] = function (...args) {
+    seen.push(name);
+    return original?.apply(this, args);
+  };
+  return () => {
+    if (had) owner[name] = original;
+    else delete owner[name];
+  };
+};
+const listenersBefore = process.eventNames().map((n) => `${String(n)}:${process.listenerCount(n)}`).join();
+const restore = [
+  ...['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'fetch', 'addEventListener'].map((n) => spy(globalThis, n)),
+  ...['log', 'info', 'warn', 'error', 'debug'].map((n) => spy(console, n)),
+  spy(process, 'on'),
+];
+const entries = {};
+for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate']) {
+  entries[name] = await import(name);
+}
+restore.forEach((undo) => undo());
+assert.deepEqual(seen, [], `importing the entries did work at import time: ${seen.join(', ')}`);
+const newGlobals = Reflect.ownKeys(globalThis).filter((k) => !globalsBefore.has(k));
+assert.deepEqual(newGlobals, [], 'importing the entries added globals');
+assert.equal(
+  process.eventNames().map((n) => `${String(n)}:${process.listenerCount(n)}`).join(),
+  listenersBefore,
+  'importing the entries added process listeners',
+);
+
+for (const [name, mod] of Object.entries(entries)) {
+  assert.ok(Object.keys(mod).length > 0, `${name} exports nothing`);
+}
+const kit = entries['toolgate'];
+const core = entries['toolgate/core'];
+const testing = entries['toolgate/testing'];
+// The React entry re-exports core: the same functions, not a second copy.
+assert.equal(kit.createToolStreamStore, core.createToolStreamStore, 'toolgate and toolgate/core hold two copies of the store');
+assert.equal(kit.reduceToolEvent, core.reduceToolEvent);
+
+// Rendering: console errors (React warnings included) fail the smoke test.
+const errors = [];
+const originalError = console.error;
+console.error = (...args) => errors.push(args.map(String).join(' '));
+try {
+  const h = React.createElement;
+  const store = kit.createToolStreamStore();
+  const e = testing.toolEvents;
+  for (const event of testing.callEvents('c1', { name: 'search_docs', arguments: { q: '<b>x</b>' } })) store.getState().dispatch(event);
+  store.getState().dispatch(e.start('c2', { name: 'open_call' }));
+
+  // The server renders the store's initial state (useSyncExternalStore's server snapshot).
+  const list = renderToString(h(React.StrictMode, null, h(kit.ToolgateProvider, { store }, h(kit.ToolCallList))));
+  assert.match(list, /No tool calls yet/, 'ToolCallList did not render its empty state on the server');
+
+  const room = testing.createScriptedRoom({ tools: { transfer: { effect: 'write', risk: 'high', requiresConfirmation: true, run: () => ({ sent: true }) } } });
+  const dialog = renderToString(
+    h(React.StrictMode, null,
+      h(kit.ConfirmToolDialog, {
+        open: true,
+        toolName: 'transfer',
+        arguments: { to: 'bob', amount: 5 },
+        room,
+        descriptor: { effect: 'write', risk: 'high', requiresConfirmation: true },
+        onResult: () => {},
+        onOpenChange: () => {},
+      }),
+    ),
+  );
+  // Radix portals the dialog into document.body once mounted, so the server renders nothing for
+  // it; what counts here is that it renders without an error or a warning and runs nothing.
+  assert.equal(dialog, '');
+  // The queue form, inside a provider with no session.
+  renderToString(h(kit.ToolgateProvider, { store, room }, h(kit.ConfirmToolDialog)));
+  // No effect ran on the server.
+  assert.equal(room.effects.length, 0);
+} finally {
+  console.error = originalError;
+}
+if (errors.length > 0) {
+  // One line per distinct message, with the component that logged it.
+  const lines = [...new Set(errors.map((text) => `${text.split('\n')[0].slice(0, 160)} (${text.split('\n')[1]?.trim() ?? ''})`))];
+  assert.fail(`rendering logged ${errors.length} errors:\n${lines.join('\n')}`);
+}
+console.log(`ok: React ${React.version}: ${Object.keys(entries).length} entries imported without import-time work; ToolCallList and ConfirmToolDialog rendered on the server`);
