@@ -6,7 +6,8 @@
  *   npm run bench                  all sections
  *   npm run bench -- parser store  only these sections (parser, store, memory, render, size)
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { benchParser, FRAME, type ParserRow } from './parser';
 import { benchThroughput } from './store';
 import { benchMemory } from './memory';
@@ -155,6 +156,10 @@ if (run('size')) {
 console.log('\nGates (fail the run) and goals (reported)\n');
 console.log(table(gates, [['', (g) => (g.pass ? 'pass' : g.kind === 'gate' ? 'FAIL' : 'miss')], ['kind', (g) => g.kind], ['what', (g) => g.name], ['measured', (g) => g.measured], ['limit', (g) => g.limit]]));
 results.gates = gates;
-writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
+// Sections not run this time keep their last figures (with the date they were measured).
+const file = join(process.cwd(), 'bench', 'results.json');
+const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+const merged: Record<string, unknown> = { ...previous, ...results, gates: [...((previous.gates as Gate[] | undefined) ?? []).filter((g) => !gates.some((n) => n.name === g.name)), ...gates] };
+writeFileSync(file, JSON.stringify(merged, null, 2) + '\n');
 console.log('\nwrote bench/results.json');
 process.exitCode = gates.some((g) => g.kind === 'gate' && !g.pass) ? 1 : 0;
