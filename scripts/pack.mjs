@@ -46,7 +46,8 @@ const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).
 const used = new Map();
 for (const file of files) {
   const text = readFileSync(join('dist', file), 'utf8');
-  for (const [, spec] of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]/g)) {
+  for (const [, fromSpec, dynamicSpec] of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]/g)) {
+    const spec = fromSpec ?? dynamicSpec;
     if (!spec || spec.startsWith('.')) continue;
     if (!declared.has(packageOf(spec))) fail(`dist/${file} imports '${spec}', which package.json does not declare`);
     used.set(spec, (used.get(spec) ?? 0) + 1);

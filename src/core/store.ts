@@ -47,6 +47,15 @@ export interface ToolStreamStoreOptions extends ToolStreamStateOptions {
   now?: () => number;
   /** Schedule a coalesced flush (default `requestAnimationFrame`, else a 16 ms timer). */
   scheduleFrame?: (flush: () => void) => void;
+  /**
+   * Show the store in the Redux DevTools browser extension, through zustand's `devtools`
+   * middleware: `true`, or `{ name }` to tell sessions apart (default name `toolgate`). Each
+   * accepted event appears as an action named after it (`tool.stream/arguments-delta`).
+   * `zustand/middleware` is imported on demand, so a store without this option costs nothing;
+   * the connection opens a moment after the store is made. For looking only: jumping back in
+   * the extension puts plain JSON copies of the calls into the store.
+   */
+  devtools?: boolean | { name?: string };
 }
 
 /**
@@ -60,10 +69,12 @@ export interface ToolStreamStoreOptions extends ToolStreamStateOptions {
 export function createToolStreamStore(options: ToolStreamStoreOptions = {}): ToolStreamStore {
   const { onError, coalesce = false, now = Date.now } = options;
 
-  const base = createStore<ToolStreamStoreState>()((set, get) => {
+  const base = createStore<ToolStreamStoreState>()((_set, get, api) => {
     const reduce = (event: unknown) => {
       const { state, verdict } = stepToolEvent(get(), event, { now: now() });
-      if (state !== get()) set(state, true);
+      // Through api.setState (not the creator's set): the devtools middleware, attached later,
+      // replaces it to record each change. The third argument names the action; zustand ignores it.
+      if (state !== get()) (api.setState as SetStateNamed)(state, true, options.devtools ? actionName(event) : undefined);
       if (verdict.outcome === 'rejected') onError?.(verdict.reason, event, verdict.issue);
       else if (verdict.outcome === 'applied' && verdict.warning !== undefined) onError?.(verdict.warning, event, 'invalid-arguments');
     };
@@ -74,6 +85,7 @@ export function createToolStreamStore(options: ToolStreamStoreOptions = {}): Too
     };
   });
 
+  if (options.devtools) attachDevtools(base, options.devtools === true ? {} : options.devtools);
   if (!coalesce) return Object.assign(base, { flush: () => {} });
   return coalesceNotifications(base, options.scheduleFrame ?? defaultScheduleFrame);
 }
@@ -114,4 +126,30 @@ function coalesceNotifications<T>(base: StoreApi<T>, schedule: (flush: () => voi
 function defaultScheduleFrame(flush: () => void): void {
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => flush());
   else setTimeout(flush, 16);
+}
+
+type SetStateNamed = (state: ToolStreamStoreState, replace: true, action?: string) => void;
+
+function actionName(event: unknown): string {
+  const { type, phase } = (event ?? {}) as { type?: unknown; phase?: unknown };
+  return typeof phase === 'string' ? `${String(type)}/${phase}` : String(type);
+}
+
+/** zustand's devtools middleware on a store that already exists, loaded only when asked for. */
+function attachDevtools(store: StoreApi<ToolStreamStoreState>, { name = 'toolgate' }: { name?: string }): void {
+  const setState = store.setState;
+  import('zustand/middleware')
+    .then(({ devtools }) => {
+      // The middleware wraps a state creator: given the store's own set, get and api, it patches
+      // api.setState to report to the extension and returns the creator's state (the current one).
+      const attach = devtools(() => store.getState(), { name, enabled: true }) as unknown as (
+        set: typeof setState,
+        get: () => ToolStreamStoreState,
+        api: StoreApi<ToolStreamStoreState>,
+      ) => unknown;
+      attach(setState, store.getState, store);
+    })
+    .catch(() => {
+      // No zustand/middleware: the store works the same without the extension.
+    });
 }
