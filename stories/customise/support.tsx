@@ -92,13 +92,19 @@ export const renderers = { search_flights: FlightCard, compare_fares: BrokenFare
 
 /* ------------------------------------------------------------ the app tools */
 
-/** The page's own tools: `search_flights` looks fares up, `book_flight` asks first, `pick_seat` asks a person. */
+/** The page's own tools: `search_flights` looks fares up, `convert_currency` converts, `book_flight` asks first, `pick_seat` asks a person. */
 export function TravelTools({ waitsForPerson = true }: { waitsForPerson?: boolean }) {
   useAppTool({
     name: 'search_flights',
     description: 'Find fares for a flight',
     validate: flightSchema,
     run: ({ to }) => ({ fares: [{ airline: 'Nordic Air', price: 129 }, { airline: `${to} Express`, price: 1249.5 }] }),
+  });
+  useAppTool({
+    name: 'convert_currency',
+    description: 'Convert an amount at today’s rate',
+    validate: z.object({ amount: z.number(), from: z.string(), to: z.string() }),
+    run: ({ amount, to }) => ({ amount: Math.round(amount * 1150) / 100, currency: to }),
   });
   useAppTool({
     name: 'book_flight',
