@@ -1,4 +1,4 @@
-import { Component, useId, type ComponentPropsWithoutRef, type ErrorInfo, type KeyboardEvent, type ReactNode } from 'react';
+import { Component, useId, type ComponentPropsWithoutRef, type ErrorInfo, type ReactNode } from 'react';
 import type { AppToolHost } from '../core/app-tool-host';
 import type { ConfirmationController } from '../core/confirmation-machine';
 import { formatNumber, useLabels } from '../hooks/labels';
@@ -10,6 +10,12 @@ import { cx } from './cx';
 
 /* ------------------------------------------------------------- the error card */
 
+/**
+ * Props of {@link ToolCallError}.
+ *
+ * @example
+ * const props: ToolCallErrorProps = { toolName: 'search_flights', error };
+ */
 export interface ToolCallErrorProps extends Omit<ComponentPropsWithoutRef<'article'>, 'children'> {
   toolName: string;
   /** What the view threw: its message is shown as text. */
@@ -46,6 +52,12 @@ export function ToolCallError({ toolName, error, className, ...rest }: ToolCallE
 
 /* ------------------------------------------------------------ the boundary */
 
+/**
+ * Props of {@link ToolRenderBoundary}.
+ *
+ * @example
+ * const props: ToolRenderBoundaryProps = { toolName: call.name, resetKey: call, onError: (error) => report(error) };
+ */
 export interface ToolRenderBoundaryProps {
   toolName: string;
   /** A new value (the call's next state) clears a caught error and renders the view again. */
@@ -93,25 +105,24 @@ export class ToolRenderBoundary extends Component<ToolRenderBoundaryProps, Bound
 
 /* --------------------------------------------------------- approval inline */
 
-/** A button that stays focusable while it cannot act (`aria-disabled`) and ignores held-down keys. */
+/**
+ * A button that stays focusable while it cannot act (`aria-disabled`). Key repeats need no guard
+ * here: the actions are bound to one request id, so a repeat can never act on the next request.
+ */
 function ActButton({ enabled, onAct, children, className }: { enabled: boolean; onAct: () => void; children: ReactNode; className: string }) {
   return (
-    <button
-      type="button"
-      className={cx('toolgate-button', className)}
-      aria-disabled={enabled ? undefined : true}
-      onKeyDown={(event: KeyboardEvent) => {
-        if (event.repeat && (event.key === 'Enter' || event.key === ' ')) event.preventDefault();
-      }}
-      onClick={() => {
-        if (enabled) onAct();
-      }}
-    >
+    <button type="button" className={cx('toolgate-button', className)} aria-disabled={enabled ? undefined : true} onClick={() => enabled && onAct()}>
       {children}
     </button>
   );
 }
 
+/**
+ * Props of {@link ToolCallApproval}.
+ *
+ * @example
+ * const props: ToolCallApprovalProps = { callId: 'c1' };
+ */
 export interface ToolCallApprovalProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   callId: string;
   /** Default: the provider's confirmation controller. */
@@ -151,6 +162,12 @@ export function ToolCallApproval({ callId, controller, className, ...rest }: Too
 
 /* ----------------------------------------------------------- person input */
 
+/**
+ * Props of {@link ToolCallInput}.
+ *
+ * @example
+ * const props: ToolCallInputProps = { callId: 'c1' };
+ */
 export interface ToolCallInputProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   callId: string;
   /** Default: the provider's app-tool host. */
@@ -184,6 +201,12 @@ export function ToolCallInput({ callId, host, className, ...rest }: ToolCallInpu
 
 /* ------------------------------------------------------------------ output */
 
+/**
+ * Props of {@link ToolCallOutput}.
+ *
+ * @example
+ * const props: ToolCallOutputProps = { callId: 'c1' };
+ */
 export interface ToolCallOutputProps extends Omit<ComponentPropsWithoutRef<'section'>, 'children'> {
   callId: string;
   /** Default: the provider's app-tool host. */

@@ -9,6 +9,12 @@ import type { ArgumentsSchema } from './arguments-preview';
 import { ToolCallCard } from './tool-call-card';
 import { ToolCallApproval, ToolCallInput, ToolRenderBoundary } from './tool-call-parts';
 
+/**
+ * Props of {@link ToolCallView}.
+ *
+ * @example
+ * const props: ToolCallViewProps = { callId: 'c1', renderers: { search_flights: FlightCard } };
+ */
 export interface ToolCallViewProps {
   callId: string;
   /** Default: the provider's store. */

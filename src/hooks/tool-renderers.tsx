@@ -196,7 +196,13 @@ export function defineToolRenderer<const S extends object>(source: S, View: Tool
   return CheckedView as ToolRenderer<ToolArgumentsOf<S>>;
 }
 
-/** The renderers the provider was given (`<ToolgateProvider renderers>`). */
+/**
+ * The renderers the provider was given (`<ToolgateProvider renderers>`); provide it yourself to
+ * give a subtree renderers of its own.
+ *
+ * @example
+ * <ToolRenderersContext.Provider value={{ search_flights: FlightCard }}><ToolCallList /></ToolRenderersContext.Provider>
+ */
 export const ToolRenderersContext = createContext<ToolRenderers | undefined>(undefined);
 
 /**
