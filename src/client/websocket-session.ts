@@ -238,6 +238,8 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
   const approvalCalls = new Map<string, string>();
   /** After a resumed welcome: resend the unacknowledged once the replay reached this seq. */
   let resendAfterSeq: number | undefined;
+  /** What the lost connection carried and may have swallowed: only these are sent again. */
+  let resendKeys = new Set<string>();
   const pending = new Map<string, PendingRequest>();
   let requestCounter = 0;
   let attempts = 0;
@@ -325,7 +327,11 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
       enqueue(message);
       return;
     }
-    enqueue(message, () => unacknowledged.set(key, message));
+    enqueue(message, () => {
+      unacknowledged.set(key, message);
+      // Sent over this connection: not one to send again for the connection before.
+      resendKeys.delete(key);
+    });
   };
 
   const acknowledge = (event: Record<string, unknown>): void => {
@@ -352,7 +358,9 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
   const resendIfCaughtUp = (): void => {
     if (resendAfterSeq === undefined || lastSeq < resendAfterSeq || !welcomed) return;
     resendAfterSeq = undefined;
-    for (const message of [...unacknowledged.values()]) sendAnswer(message);
+    const keys = resendKeys;
+    resendKeys = new Set();
+    for (const [key, message] of [...unacknowledged]) if (keys.has(key)) sendAnswer(message);
   };
 
   const sendHello = (): void => {
@@ -442,8 +450,11 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
     welcomed = true;
     attempts = 0;
     resolveReady(frame);
+    // Taken before the outbox goes out: what it sends now travels over this connection, and sending
+    // it again after the replay would answer the same call twice.
+    resendKeys = frame.resumed ? new Set(unacknowledged.keys()) : new Set();
     flush();
-    if (frame.resumed && unacknowledged.size > 0) {
+    if (frame.resumed && resendKeys.size > 0) {
       // The replay of what was missed follows; `currentSeq` is where it ends.
       resendAfterSeq = typeof frame.currentSeq === 'number' ? frame.currentSeq : lastSeq;
       resendIfCaughtUp();

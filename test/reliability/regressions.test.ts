@@ -15,6 +15,10 @@ import {
   type ToolStreamState,
 } from 'toolgate/core';
 import { createScriptedRoom, toolEvents as e } from 'toolgate/testing';
+import { bindAppToolHost as bindHost } from 'toolgate/core';
+import { connectReferenceSession } from 'toolgate/client';
+import WebSocket from 'ws';
+import { startReferenceServer } from '../../server/server';
 
 describe('found by the reducer property', () => {
   it('explainToolEvent never throws and agrees with the reducer on an event whose getter throws', () => {
@@ -77,5 +81,41 @@ describe('found by the app-tool host property', () => {
     const args = { deep: JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown };
     const result = await Promise.resolve().then(() => host.call({ callId: 'c1', turnId: 't1', epoch: 0, name: 'write', arguments: args }));
     expect(result).toMatchObject({ ok: false, code: 'INVALID', message: expect.stringMatching(/nested too deeply/) });
+  });
+});
+
+describe('found by the fault tests', () => {
+  it('sends the result of an app call that finished while the connection was down once, not again on the resume', async () => {
+    const server = await startReferenceServer({ port: 0, speed: Infinity });
+    const session = connectReferenceSession(server.url, { WebSocket, reconnect: { initialDelayMs: 10, maxDelayMs: 10 } });
+    const host = createAppToolHost();
+    try {
+      host.register({
+        name: 'set_title',
+        run: async () => {
+          server.dropConnection(session.sessionId as string);
+          await new Promise<void>((resolve) => {
+            const stop = session.onStatusChange((status) => status === 'reconnecting' && (stop(), resolve()));
+          });
+          return 'titled while offline';
+        },
+      });
+      host.register({ name: 'insert_text', run: () => 'inserted' });
+      bindHost(session, host);
+      await session.ready;
+      const turnId = session.startTurn('edit');
+      await new Promise<void>((resolve) => {
+        const stop = session.subscribe((event) => {
+          const ev = event as { type?: string; turnId?: string };
+          if (ev.type === 'turn.ended' && ev.turnId === turnId) (stop(), resolve());
+        });
+      });
+      expect(server.session(session.sessionId as string)?.results.size).toBe(3);
+      expect(server.ignored).toEqual([]);
+    } finally {
+      host.close();
+      session.close();
+      await server.close();
+    }
   });
 });
