@@ -25,6 +25,13 @@ import type { AppToolCallMessage, ToolDeclaration, ToolResult, ToolResultCode } 
  * What a run receives besides its arguments. Check `signal` after every await and right before
  * committing (seed 000, "Cancellation and atomicity"); group effects by `turnId` and use `callId`
  * as an idempotency key.
+ *
+ * @example
+ * run: async ({ id }, ctx: AppToolContext) => {
+ *   const draft = await load(id, { signal: ctx.signal });
+ *   if (ctx.signal.aborted) return;
+ *   return save(draft, { idempotencyKey: ctx.callId });
+ * }
  */
 export interface AppToolContext {
   /** Aborts when the call is interrupted, times out, is cancelled by the server, or the host closes. */
@@ -75,19 +82,39 @@ export interface AppTool<Args = Record<string, unknown>> {
   run(args: Args, ctx: AppToolContext): unknown;
 }
 
-/** A call the session asks the host to run (the `tool.call` message without its `type`). */
+/**
+ * A call the session asks the host to run (the `tool.call` message without its `type`).
+ *
+ * @example
+ * const request: AppToolCallRequest = { callId: 'c1', turnId: 't1', epoch: 1, name: 'set_title', arguments: { title: 'Hi' } };
+ * const result = await host.call(request);
+ */
 export type AppToolCallRequest = Pick<AppToolCallMessage, 'callId' | 'turnId' | 'epoch' | 'name' | 'arguments'>;
 
 /**
  * Where an open call is: waiting its turn, holding the slot while its arguments are checked,
  * waiting for the user's approval, or running.
+ *
+ * @example
+ * const status: AppCallStatus = 'awaiting-approval';
  */
 export type AppCallStatus = 'queued' | 'validating' | 'awaiting-approval' | 'running';
 
-/** A tool's state for UI: `running` while one of its calls holds the one-at-a-time slot. */
+/**
+ * A tool's state for UI: `running` while one of its calls holds the one-at-a-time slot.
+ *
+ * @example
+ * const status: AppToolStatus = host.getState().tools['set_title']?.status ?? 'idle';
+ */
 export type AppToolStatus = 'idle' | 'queued' | 'running';
 
-/** One open call, as the UI sees it. Frozen; a new object whenever it changes. */
+/**
+ * One open call, as the UI sees it. Frozen; a new object whenever it changes.
+ *
+ * @example
+ * const call: AppCallState | undefined = host.getState().calls['c1'];
+ * if (call?.status === 'awaiting-approval') showWaitingForYou();
+ */
 export interface AppCallState {
   readonly callId: string;
   readonly turnId: string;
@@ -100,7 +127,13 @@ export interface AppCallState {
   readonly progress: unknown;
 }
 
-/** One registered tool, as the UI sees it. Frozen; a new object only when this tool changed. */
+/**
+ * One registered tool, as the UI sees it. Frozen; a new object only when this tool changed.
+ *
+ * @example
+ * const tool: AppToolState | undefined = host.getState().tools['set_title'];
+ * const label = tool?.status === 'running' ? 'Working…' : 'Idle';
+ */
 export interface AppToolState {
   readonly name: string;
   readonly status: AppToolStatus;
@@ -112,7 +145,13 @@ export interface AppToolState {
   readonly lastResult: { readonly callId: string; readonly result: ToolResult } | null;
 }
 
-/** The host's state for UI; hand it to `useSyncExternalStore`. Never changes once handed out. */
+/**
+ * The host's state for UI; hand it to `useSyncExternalStore`. Never changes once handed out.
+ *
+ * @example
+ * const state: AppToolHostState = host.getState();
+ * const busy = state.queue.length > 0;
+ */
 export interface AppToolHostState {
   /** The epoch floor: calls from a lower epoch never run. */
   readonly epoch: number;
@@ -127,7 +166,12 @@ export interface AppToolHostState {
   readonly declarations: readonly ToolDeclaration[];
 }
 
-/** What the confirmation flow is asked when a tool has `confirm`. */
+/**
+ * What the confirmation flow is asked when a tool has `confirm`.
+ *
+ * @example
+ * const ask = async (request: AppToolApprovalRequest) => ({ approved: await dialog.ask(request.toolName, request.arguments, request.signal) });
+ */
 export interface AppToolApprovalRequest {
   readonly callId: string;
   readonly turnId: string;
@@ -139,22 +183,45 @@ export interface AppToolApprovalRequest {
   readonly signal: AbortSignal;
 }
 
+/**
+ * The person's answer to an app tool's `confirm`: approved, or denied with a reason.
+ *
+ * @example
+ * const answer: AppToolApproval = { approved: false, reason: 'not now' };
+ */
 export interface AppToolApproval {
   approved: boolean;
   reason?: string;
 }
 
-/** Asks the user; resolves with their answer. */
+/**
+ * Asks the user; resolves with their answer.
+ *
+ * @example
+ * const requestApproval: AppToolApprovalHandler = async ({ toolName }) => ({ approved: window.confirm(`Run ${toolName}?`) });
+ * const host = createAppToolHost({ requestApproval });
+ */
 export type AppToolApprovalHandler = (request: AppToolApprovalRequest) => Promise<AppToolApproval>;
 
-/** The clock behind time limits. Inject one in tests (see `createManualClock` in `toolgate/testing`). */
+/**
+ * The clock behind time limits. Inject one in tests (see `createManualClock` in `toolgate/testing`).
+ *
+ * @example
+ * const clock: AppToolClock = createManualClock(); // from toolgate/testing
+ * const host = createAppToolHost({ clock, timeoutMs: 1_000 });
+ */
 export interface AppToolClock {
   now(): number;
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
 
-/** Told when `interrupt` ran: the turn asked for, and every turn whose open calls it aborted. */
+/**
+ * Told when `interrupt` ran: the turn asked for, and every turn whose open calls it aborted.
+ *
+ * @example
+ * host.onInterrupt(({ turnIds, epoch }: AppToolInterrupt) => console.info('aborted', turnIds, 'floor', epoch));
+ */
 export interface AppToolInterrupt {
   readonly turnId: string | undefined;
   readonly turnIds: readonly string[];
@@ -162,6 +229,12 @@ export interface AppToolInterrupt {
   readonly epoch: number;
 }
 
+/**
+ * Options of {@link createAppToolHost}.
+ *
+ * @example
+ * const host = createAppToolHost({ timeoutMs: 10_000, onError: (error) => console.warn(error) } satisfies AppToolHostOptions);
+ */
 export interface AppToolHostOptions {
   /** The time limit of every tool without its own `timeoutMs`, in ms. Default 30 000; `Infinity` for none. */
   timeoutMs?: number;
@@ -219,7 +292,12 @@ export interface AppToolHost {
 
 /* ---------------------------------------------------------------- constants */
 
-/** The default client time limit for an app-tool call, in ms. */
+/**
+ * The default client time limit for an app-tool call, in ms.
+ *
+ * @example
+ * const host = createAppToolHost({ timeoutMs: 2 * DEFAULT_APP_TOOL_TIMEOUT_MS });
+ */
 export const DEFAULT_APP_TOOL_TIMEOUT_MS = 30_000;
 
 const defaultClock: AppToolClock = {

@@ -17,6 +17,13 @@
  */
 import { defineOwn } from './json-value';
 
+/**
+ * Why argument text can never become valid JSON, and where.
+ *
+ * @example
+ * const { error } = parsePartialArguments('{"a":1]');
+ * if (error) console.warn(error.reason, 'at', error.offset);
+ */
 export interface ArgumentsParseError {
   /** Why the text can never become valid JSON. */
   reason: string;
@@ -24,9 +31,22 @@ export interface ArgumentsParseError {
   offset: number;
 }
 
-/** A path into the arguments: object keys and array indices. */
+/**
+ * A path into the arguments: object keys and array indices.
+ *
+ * @example
+ * const path: ArgumentsPath = ['legs', 0, 'from']; // args.legs[0].from
+ */
 export type ArgumentsPath = readonly (string | number)[];
 
+/**
+ * An incremental parser of streamed argument JSON: each character is read once.
+ *
+ * @example
+ * const parser: ArgumentsParser = createArgumentsParser();
+ * parser.push('{"q":"ca');
+ * parser.value // { q: 'ca' }
+ */
 export interface ArgumentsParser {
   /** Append the next fragment and return the preview (`value`). */
   push(delta: string): unknown;
@@ -49,7 +69,12 @@ export interface ArgumentsParser {
   readonly complete: boolean;
 }
 
-/** Parse a whole (possibly partial) text at once: the preview a fresh parser gives for it. */
+/**
+ * Parse a whole (possibly partial) text at once: the preview a fresh parser gives for it.
+ *
+ * @example
+ * parsePartialArguments('{"to":"bob","amount":5').value // { to: 'bob', amount: 5 }
+ */
 export function parsePartialArguments(text: string): { value: unknown; error: ArgumentsParseError | undefined } {
   const parser = createArgumentsParser();
   parser.append(text);
@@ -120,6 +145,15 @@ export interface ArgumentsParserOptions {
   keepText?: boolean;
 }
 
+/**
+ * Create an incremental parser for one call's argument text: `push` each fragment and read `value` (a best-effort, frozen preview), `error` once the text can never be valid JSON.
+ *
+ * @example
+ * const parser = createArgumentsParser();
+ * for (const delta of ['{"city":"Par', 'is","days":[1,', '2]}']) parser.push(delta);
+ * parser.value // { city: 'Paris', days: [1, 2] }
+ * parser.complete // true
+ */
 export function createArgumentsParser(options: ArgumentsParserOptions = {}): ArgumentsParser {
   const keepText = options.keepText ?? true;
   // Text is kept as a list of fragments joined on read: concatenating each fragment would build
@@ -291,7 +325,7 @@ export function createArgumentsParser(options: ArgumentsParserOptions = {}): Arg
           }
           if (j > i) {
             flushPendingHigh();
-            appendDecoded(s.slice(i, j));
+            appendDecoded(i === 0 && j === n ? s : s.slice(i, j));
             i = j;
             break;
           }
@@ -474,6 +508,12 @@ export function createArgumentsParser(options: ArgumentsParserOptions = {}): Arg
 /**
  * Text built from pieces: pushing is O(1), and reading joins only what came since the last
  * read, so a preview read once per frame of a long string costs O(total length) overall.
+ *
+ * @example
+ * const log: TextLog = createTextLog();
+ * log.push('{"q":');
+ * log.push('"cats"}');
+ * log.read() // '{"q":"cats"}'
  */
 export interface TextLog {
   push(piece: string): void;
@@ -483,24 +523,46 @@ export interface TextLog {
   take(): string;
 }
 
+/**
+ * Create a {@link TextLog}: text built from pieces, joined lazily on read.
+ *
+ * @example
+ * const log = createTextLog();
+ * for (const delta of deltas) log.push(delta);
+ * const text = log.read();
+ */
 export function createTextLog(): TextLog {
   let head = '';
-  let tail: string[] = [];
-  const read = () => {
-    if (tail.length > 0) {
-      head += tail.length === 1 ? tail[0] : tail.join('');
-      tail = [];
+  // Reused, never replaced: its capacity stays for the next string.
+  const tail: string[] = [];
+  const joined = (): string => {
+    // Most strings are a few pieces long; a generic join costs more than concatenating them.
+    switch (tail.length) {
+      case 0:
+        return head;
+      case 1:
+        return head + (tail[0] as string);
+      case 2:
+        return head + (tail[0] as string) + (tail[1] as string);
+      default:
+        return head + tail.join('');
     }
-    return head;
   };
   return {
     push(piece) {
       tail.push(piece);
     },
-    read,
+    read() {
+      if (tail.length > 0) {
+        head = joined();
+        tail.length = 0;
+      }
+      return head;
+    },
     take() {
-      const text = read();
+      const text = joined();
       head = '';
+      tail.length = 0;
       return text;
     },
   };

@@ -23,8 +23,21 @@ import {
   type ToolResultCode,
 } from './wire';
 
+/**
+ * The first message a page sends: its capabilities and app tools.
+ *
+ * @example
+ * const hello: HelloMessage = createHelloMessage(host, { lastSeq: 42 });
+ * session.send(hello);
+ */
 export type HelloMessage = Extract<ClientMessage, { type: 'hello' }>;
 
+/**
+ * Options of {@link createHelloMessage}.
+ *
+ * @example
+ * createHelloMessage(host, { capabilities: [], lastSeq: 42 } satisfies HelloOptions); // a client that wants only tool.preview
+ */
 export interface HelloOptions {
   /** Default `['tool-stream-v1']`. */
   capabilities?: readonly string[];
@@ -32,6 +45,12 @@ export interface HelloOptions {
   lastSeq?: number;
 }
 
+/**
+ * Options of {@link bindAppToolHost}.
+ *
+ * @example
+ * const unbind = bindAppToolHost(session, host, { lastSeq: () => store.getState().lastSeq, onError: console.warn } satisfies BindAppToolHostOptions);
+ */
 export interface BindAppToolHostOptions {
   /**
    * Send `hello` when bound to an open session and each time the session opens again (default

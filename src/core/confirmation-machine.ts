@@ -42,6 +42,12 @@ export const CONFIRMATION_STATUSES = [
   'uncertain',
   'withdrawn',
 ] as const;
+/**
+ * Where a confirmation request stands, from `reviewing` to its outcome.
+ *
+ * @example
+ * const busy = (status: ConfirmationStatus) => status === 'confirming' || status === 'invoking';
+ */
 export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
 
 /**
@@ -73,6 +79,13 @@ export const CONFIRMATION_EVENTS = [
   'deny',
   'withdraw',
 ] as const;
+/**
+ * Something that can happen to a confirmation request (see {@link CONFIRMATION_TRANSITIONS}).
+ *
+ * @example
+ * const event: ConfirmationEvent = 'confirm';
+ * nextConfirmationStatus('reviewing', event) // 'confirming'
+ */
 export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
 
 /**

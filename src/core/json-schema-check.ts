@@ -12,7 +12,13 @@
 
 import { formatPathKey } from './standard-schema';
 
-/** The first place where the arguments break the schema, or `ok`. */
+/**
+ * The first place where the arguments break the schema, or `ok`.
+ *
+ * @example
+ * const check: JsonSchemaCheck = checkJsonSchema({ type: 'object', properties: { n: { type: 'number' } } }, { n: 'x' });
+ * if (!check.ok) console.warn(check.path, check.message);
+ */
 export type JsonSchemaCheck = { ok: true } | { ok: false; path: string; message: string };
 
 const OK: JsonSchemaCheck = Object.freeze({ ok: true });

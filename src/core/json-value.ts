@@ -3,14 +3,31 @@
  * they were shown, with keys such as `__proto__` kept as ordinary own keys.
  */
 
-/** A JSON value: what `JSON.parse` can return. */
+/**
+ * A JSON value: what `JSON.parse` can return.
+ *
+ * @example
+ * const args: JsonValue = { to: 'bob', amounts: [5, 10], note: null };
+ */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
+/**
+ * What {@link snapshotJson} returns: a frozen copy, or why the value is not JSON.
+ *
+ * @example
+ * const snapshot: JsonSnapshot = snapshotJson(args);
+ * if (!snapshot.ok) refuse(snapshot.reason);
+ */
 export type JsonSnapshot = { ok: true; value: JsonValue } | { ok: false; reason: string };
 
 /**
  * Define `key` as an own, enumerable data property, as `JSON.parse` does. Plain assignment
  * would call the `__proto__` setter and change the object's prototype instead.
+ *
+ * @example
+ * const target: Record<string, unknown> = {};
+ * defineOwn(target, '__proto__', 1);
+ * Object.getPrototypeOf(target) === Object.prototype // true: the key is data
  */
 export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') {
@@ -25,6 +42,10 @@ export function defineOwn(target: Record<string, unknown>, key: string, value: u
  * symbols, bigints, non-finite numbers, cycles, class instances other than plain objects
  * and arrays). Used wherever arguments are shown and then sent: DESIGN "Confirmation"
  * refuses arguments that are not JSON before review.
+ *
+ * @example
+ * snapshotJson({ when: new Date() }) // { ok: false, reason: '…' }: a Date is not plain JSON
+ * snapshotJson({ to: 'bob' })       // { ok: true, value: { to: 'bob' } }, deep-frozen
  */
 export function snapshotJson(value: unknown): JsonSnapshot {
   const seen = new Set<object>();
@@ -89,7 +110,13 @@ function describeObject(v: object): string {
   return typeof name === 'string' && name !== '' ? name : 'non-plain object';
 }
 
-/** Deep-freeze a value the kit built itself (already plain JSON). Returns it. */
+/**
+ * Deep-freeze a value the kit built itself (already plain JSON). Returns it.
+ *
+ * @example
+ * const args = deepFreeze(JSON.parse(text));
+ * Object.isFrozen(args) // true
+ */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);

@@ -20,6 +20,12 @@ import {
 } from './tool-call';
 import type { ToolPreviewEvent } from './wire';
 
+/**
+ * How legacy `tool.preview` events are used: `auto` (until the session first speaks `tool.stream`), only `stream`, or only `preview`.
+ *
+ * @example
+ * const store = createToolStreamStore({ previewMode: 'preview' satisfies PreviewMode }); // a server without tool-stream-v1
+ */
 export type PreviewMode = 'auto' | 'stream' | 'preview';
 
 /**

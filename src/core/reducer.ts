@@ -14,6 +14,13 @@ import { appendArguments, createToolCall, resetArguments, settleArguments, updat
 import { validateToolEvent } from './validate-event';
 import type { ToolEvent, ToolStreamEvent } from './wire';
 
+/**
+ * The reducer's state: every call by id, their order, and whether the session closed. Never changed once handed out.
+ *
+ * @example
+ * const state: ToolStreamState = reduceToolEvent(initialToolStreamState(), event);
+ * for (const id of state.order) render(state.calls[id]!);
+ */
 export interface ToolStreamState {
   /** Every call of the session by id (own keys only: read an id you did not get from `order` with `callOf`). */
   readonly calls: Readonly<Record<string, ToolCall>>;
@@ -29,17 +36,36 @@ export interface ToolStreamState {
   readonly lastSeq: number | undefined;
 }
 
+/**
+ * Options of the initial state.
+ *
+ * @example
+ * const state = initialToolStreamState({ previewMode: 'stream' } satisfies ToolStreamStateOptions);
+ */
 export interface ToolStreamStateOptions {
   /** `auto` (default): previews until the session first speaks `tool.stream`. */
   previewMode?: PreviewMode;
 }
 
+/**
+ * What the reducer is told besides the event.
+ *
+ * @example
+ * const next = reduceToolEvent(state, event, { now: performance.now() } satisfies ReduceMeta);
+ */
 export interface ReduceMeta {
   /** The time to stamp on the call (ms); the reducer reads no clock of its own. */
   now?: number;
 }
 
-/** Why an event changed nothing and is worth reporting. */
+/**
+ * Why an event changed nothing and is worth reporting.
+ *
+ * @example
+ * const store = createToolStreamStore({
+ *   onError: (reason, event, issue) => issue === 'malformed' && report(reason),
+ * });
+ */
 export type ToolEventIssue =
   | 'malformed'
   | 'unknown-call'
@@ -56,6 +82,10 @@ export type ToolEventIssue =
  * - `ignored`: expected and silent (not a tool event, a preview superseded by `tool.stream`,
  *   the server's own echo of a call already cancelled here);
  * - `rejected`: changed nothing, and worth reporting through `onError`.
+ *
+ * @example
+ * const verdict: ToolEventVerdict = explainToolEvent(store.getState(), event);
+ * if (verdict.outcome === 'rejected') console.warn(verdict.issue, verdict.reason);
  */
 export type ToolEventVerdict =
   | { outcome: 'applied'; warning?: string }
@@ -91,7 +121,13 @@ export function reduceToolEvent<S extends ToolStreamState>(state: S, event: unkn
   return stepToolEvent(state, event, meta).state;
 }
 
-/** Why the reducer would apply, ignore or reject `event` in `state`, without reducing it. */
+/**
+ * Why the reducer would apply, ignore or reject `event` in `state`, without reducing it.
+ *
+ * @example
+ * explainToolEvent(state, { type: 'tool.stream', phase: 'progress', callId: 'nope', progress: 1 })
+ * // { outcome: 'rejected', issue: 'unknown-call', reason: '…' }
+ */
 export function explainToolEvent(state: ToolStreamState, event: unknown): ToolEventVerdict {
   try {
     const judged = judge(state, event);
@@ -102,7 +138,13 @@ export function explainToolEvent(state: ToolStreamState, event: unknown): ToolEv
   }
 }
 
-/** Reduce and say what happened: the store uses this to report without judging twice. */
+/**
+ * Reduce and say what happened: the store uses this to report without judging twice.
+ *
+ * @example
+ * const { state, verdict } = stepToolEvent(previous, event, { now: Date.now() });
+ * if (verdict.outcome === 'rejected') log(verdict.reason);
+ */
 export function stepToolEvent<S extends ToolStreamState>(state: S, event: unknown, meta: ReduceMeta = {}): { state: S; verdict: ToolEventVerdict } {
   try {
     const judged = judge(state, event);
@@ -339,7 +381,12 @@ function withCall(calls: Readonly<Record<string, ToolCall>>, call: ToolCall): Re
   return Object.freeze(next);
 }
 
-/** The call with id `callId`, or `undefined`: never a property inherited from Object.prototype. */
+/**
+ * The call with id `callId`, or `undefined`: never a property inherited from Object.prototype.
+ *
+ * @example
+ * const call = callOf(state, callIdFromUrl); // never Object.prototype's 'constructor'
+ */
 export function callOf(state: Pick<ToolStreamState, 'calls'>, callId: string): ToolCall | undefined {
   return Object.prototype.hasOwnProperty.call(state.calls, callId) ? state.calls[callId] : undefined;
 }

@@ -1,6 +1,11 @@
 import type { AppToolCallMessage, ClientMessage } from './wire';
 
-/** `connecting | open | reconnecting | closed`; a lost connection is `reconnecting`, not `closed`. */
+/**
+ * `connecting | open | reconnecting | closed`; a lost connection is `reconnecting`, not `closed`.
+ *
+ * @example
+ * session.onStatusChange?.((status: ToolSessionStatus) => setBanner(status === 'reconnecting' ? 'Reconnecting…' : null));
+ */
 export type ToolSessionStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
 /**

@@ -8,7 +8,12 @@
 
 /* ----------------------------------------------------- copied from the spec */
 
-/** The Standard Typed interface. This is a base type extended by other specs. */
+/**
+ * The Standard Typed interface. This is a base type extended by other specs.
+ *
+ * @example
+ * type Output = StandardTypedV1.InferOutput<typeof schema>;
+ */
 export interface StandardTypedV1<Input = unknown, Output = Input> {
   /** The Standard properties. */
   readonly '~standard': StandardTypedV1.Props<Input, Output>;
@@ -37,7 +42,12 @@ export declare namespace StandardTypedV1 {
   type InferOutput<Schema extends StandardTypedV1> = NonNullable<Schema['~standard']['types']>['output'];
 }
 
-/** The Standard Schema interface. */
+/**
+ * The Standard Schema interface.
+ *
+ * @example
+ * const schema: StandardSchemaV1<unknown, { title: string }> = z.object({ title: z.string() });
+ */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   /** The Standard Schema properties. */
   readonly '~standard': StandardSchemaV1.Props<Input, Output>;
@@ -92,7 +102,13 @@ export declare namespace StandardSchemaV1 {
 
 /* ------------------------------------------------------------ the kit's own */
 
-/** What {@link validateStandard} resolves to: the validator's output value, or a readable reason. */
+/**
+ * What {@link validateStandard} resolves to: the validator's output value, or a readable reason.
+ *
+ * @example
+ * const checked: StandardValidation<{ title: string }> = await validateStandard(schema, args);
+ * if (!checked.ok) console.warn(checked.message);
+ */
 export type StandardValidation<Output> =
   | { ok: true; value: Output }
   | { ok: false; message: string; issues: ReadonlyArray<StandardSchemaV1.Issue> };

@@ -14,6 +14,14 @@ import {
   type ToolStreamStateOptions,
 } from './reducer';
 
+/**
+ * What the store does besides holding the state: reduce an event, interrupt a turn.
+ *
+ * @example
+ * const { dispatch, interrupt }: ToolStreamActions = store.getState();
+ * session.subscribe(dispatch);
+ * stopButton.onclick = () => interrupt('turn-1');
+ */
 export interface ToolStreamActions {
   /** Reduce one event from the session. Never throws; rejected events go to `onError`. */
   dispatch(event: unknown): void;
@@ -25,13 +33,33 @@ export interface ToolStreamActions {
   interrupt(turnId?: string): void;
 }
 
+/**
+ * The store's state: the reducer's state and the actions.
+ *
+ * @example
+ * const order = useToolCalls((state: ToolStreamStoreState) => state.order);
+ */
 export type ToolStreamStoreState = ToolStreamState & ToolStreamActions;
 
+/**
+ * A session's store: zustand's vanilla store API (`getState`, `subscribe`, `getInitialState`) plus `flush`.
+ *
+ * @example
+ * const store: ToolStreamStore = createToolStreamStore({ coalesce: 'frame' });
+ * store.subscribe((state) => render(state));
+ * store.flush(); // deliver a pending frame's notification now
+ */
 export interface ToolStreamStore extends StoreApi<ToolStreamStoreState> {
   /** Deliver pending coalesced notifications now (no-op without coalescing). */
   flush(): void;
 }
 
+/**
+ * Options of {@link createToolStreamStore}.
+ *
+ * @example
+ * const options: ToolStreamStoreOptions = { coalesce: 'frame', onError: (reason) => console.warn(reason), devtools: { name: 'chat' } };
+ */
 export interface ToolStreamStoreOptions extends ToolStreamStateOptions {
   /**
    * Told of every event that changed nothing and is worth knowing (malformed, unknown call,

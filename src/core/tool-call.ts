@@ -16,14 +16,24 @@ import { createArgumentsParser, type ArgumentsParser, type ArgumentsPath } from 
 import type { ToolCallStatus } from './call-lifecycle';
 import type { ToolLocation, ToolRisk } from './wire';
 
-/** An outcome the server reported after the call had already been cancelled locally. */
+/**
+ * An outcome the server reported after the call had already been cancelled locally.
+ *
+ * @example
+ * if (call.status === 'cancelled' && call.lateOutcome?.ok) note('It finished anyway before the cancel reached it.');
+ */
 export interface LateOutcome {
   ok: boolean;
   code?: string;
   at?: number;
 }
 
-/** The fields of a call, set by the reducer. */
+/**
+ * The fields of a call, set by the reducer.
+ *
+ * @example
+ * const summary = ({ name, status, ok }: ToolCallFields) => `${name}: ${status}${ok === false ? ' (error)' : ''}`;
+ */
 export interface ToolCallFields {
   readonly callId: string;
   readonly name: string;
@@ -54,6 +64,13 @@ export interface ToolCallFields {
   readonly endedAt: number | undefined;
 }
 
+/**
+ * One call as the UI shows it: the reducer's fields plus its argument text and a live preview. Frozen; a new object whenever the call changes.
+ *
+ * @example
+ * const call: ToolCall | undefined = useToolCall('c1');
+ * const shown = call?.status === 'issued' ? call.arguments : call?.partialArguments;
+ */
 export interface ToolCall extends ToolCallFields {
   /** The raw accumulated argument JSON text, fragments in order. */
   readonly argumentsText: string;

@@ -6,7 +6,12 @@
  * (`FAILED`, which any other thrown value becomes).
  */
 
-/** The result codes a `run` may choose by throwing a {@link ToolError}. */
+/**
+ * The result codes a `run` may choose by throwing a {@link ToolError}.
+ *
+ * @example
+ * throw new ToolError('INVALID' satisfies ToolErrorCode, 'title must not be empty');
+ */
 export type ToolErrorCode = 'INVALID' | 'REJECTED';
 
 /**

@@ -5,6 +5,13 @@
  */
 import { TOOL_STREAM_PHASES, type ToolEvent, type ToolStreamPhase } from './wire';
 
+/**
+ * What {@link validateToolEvent} makes of a raw value: a tool event, another kind of message, or a malformed one with its reason.
+ *
+ * @example
+ * const checked: ValidatedEvent = validateToolEvent(JSON.parse(frame));
+ * if (checked.kind === 'malformed') console.warn(checked.reason);
+ */
 export type ValidatedEvent =
   | { kind: 'event'; event: ToolEvent }
   /** Not a tool event (another `type`): ignored, not an error. */

@@ -6,10 +6,27 @@
  * exactly one of `settled`, `cancelled` or `failed`, unless the session ends first.
  */
 
+/**
+ * How much harm a call can do, as the start event or a descriptor says.
+ *
+ * @example
+ * const risk: ToolRisk = call.risk ?? 'medium';
+ */
 export type ToolRisk = 'low' | 'medium' | 'high';
+/**
+ * Where a call runs: on the server, or in this page (an app tool).
+ *
+ * @example
+ * if (call.location === 'app') showSpinnerInPage();
+ */
 export type ToolLocation = 'server' | 'app';
 
-/** The seven phases of a `tool.stream` event, in lifecycle order. */
+/**
+ * The seven phases of a `tool.stream` event, in lifecycle order.
+ *
+ * @example
+ * TOOL_STREAM_PHASES.indexOf('progress') // 3
+ */
 export const TOOL_STREAM_PHASES = [
   'start',
   'arguments-delta',
@@ -19,6 +36,12 @@ export const TOOL_STREAM_PHASES = [
   'cancelled',
   'failed',
 ] as const;
+/**
+ * One phase of a `tool.stream` event.
+ *
+ * @example
+ * const phase: ToolStreamPhase = 'arguments-delta';
+ */
 export type ToolStreamPhase = (typeof TOOL_STREAM_PHASES)[number];
 
 /** Any event may carry `seq`, a number that rises through a session (repeats are dropped). */
@@ -26,6 +49,12 @@ interface Sequenced {
   seq?: number;
 }
 
+/**
+ * A call begins: its id, turn and tool name (and where it runs, and its risk, when known).
+ *
+ * @example
+ * const start: ToolStreamStartEvent = { type: 'tool.stream', phase: 'start', callId: 'c1', turnId: 't1', name: 'search', risk: 'low' };
+ */
 export interface ToolStreamStartEvent extends Sequenced {
   type: 'tool.stream';
   phase: 'start';
@@ -36,6 +65,12 @@ export interface ToolStreamStartEvent extends Sequenced {
   risk?: ToolRisk;
 }
 
+/**
+ * The next fragment of a call's argument JSON text, while the model writes it.
+ *
+ * @example
+ * const delta: ToolStreamArgumentsDeltaEvent = { type: 'tool.stream', phase: 'arguments-delta', callId: 'c1', delta: '{"q":"ca' };
+ */
 export interface ToolStreamArgumentsDeltaEvent extends Sequenced {
   type: 'tool.stream';
   phase: 'arguments-delta';
@@ -44,6 +79,12 @@ export interface ToolStreamArgumentsDeltaEvent extends Sequenced {
   delta: string;
 }
 
+/**
+ * The final arguments: from here on the call is issued.
+ *
+ * @example
+ * const complete: ToolStreamArgumentsCompleteEvent = { type: 'tool.stream', phase: 'arguments-complete', callId: 'c1', arguments: { q: 'cats' } };
+ */
 export interface ToolStreamArgumentsCompleteEvent extends Sequenced {
   type: 'tool.stream';
   phase: 'arguments-complete';
@@ -52,6 +93,12 @@ export interface ToolStreamArgumentsCompleteEvent extends Sequenced {
   arguments: unknown;
 }
 
+/**
+ * Progress of a running call: application data, shown but never trusted.
+ *
+ * @example
+ * const progress: ToolStreamProgressEvent = { type: 'tool.stream', phase: 'progress', callId: 'c1', progress: { done: 3, total: 10 } };
+ */
 export interface ToolStreamProgressEvent extends Sequenced {
   type: 'tool.stream';
   phase: 'progress';
@@ -60,6 +107,12 @@ export interface ToolStreamProgressEvent extends Sequenced {
   progress: unknown;
 }
 
+/**
+ * The call ended with a result (server tools report no output, only `ok` and a code).
+ *
+ * @example
+ * const settled: ToolStreamSettledEvent = { type: 'tool.stream', phase: 'settled', callId: 'c1', ok: false, code: 'TIMEOUT' };
+ */
 export interface ToolStreamSettledEvent extends Sequenced {
   type: 'tool.stream';
   phase: 'settled';
@@ -68,12 +121,24 @@ export interface ToolStreamSettledEvent extends Sequenced {
   code?: string;
 }
 
+/**
+ * The server cancelled the call (a local interrupt is `toolgate.interrupt`, applied at once).
+ *
+ * @example
+ * const cancelled: ToolStreamCancelledEvent = { type: 'tool.stream', phase: 'cancelled', callId: 'c1' };
+ */
 export interface ToolStreamCancelledEvent extends Sequenced {
   type: 'tool.stream';
   phase: 'cancelled';
   callId: string;
 }
 
+/**
+ * The model stopped the call before it could run.
+ *
+ * @example
+ * const failed: ToolStreamFailedEvent = { type: 'tool.stream', phase: 'failed', callId: 'c1', message: 'the model stopped' };
+ */
 export interface ToolStreamFailedEvent extends Sequenced {
   type: 'tool.stream';
   phase: 'failed';
@@ -81,6 +146,12 @@ export interface ToolStreamFailedEvent extends Sequenced {
   message: string;
 }
 
+/**
+ * Any `tool.stream` event; narrow it by `phase`.
+ *
+ * @example
+ * if (event.phase === 'arguments-delta') preview.push(event.delta);
+ */
 export type ToolStreamEvent =
   | ToolStreamStartEvent
   | ToolStreamArgumentsDeltaEvent
@@ -93,6 +164,9 @@ export type ToolStreamEvent =
 /**
  * Legacy preview (servers without tool-stream-v1). The source does not give its shape;
  * the kit assumes `arguments` is the JSON text received so far, and accepts a parsed value too.
+ *
+ * @example
+ * const preview: ToolPreviewEvent = { type: 'tool.preview', callId: 'c1', name: 'search', arguments: '{"q":"ca' };
  */
 export interface ToolPreviewEvent extends Sequenced {
   type: 'tool.preview';
@@ -102,7 +176,12 @@ export interface ToolPreviewEvent extends Sequenced {
   arguments: unknown;
 }
 
-/** Final session close: drop every call; later events change nothing. */
+/**
+ * Final session close: drop every call; later events change nothing.
+ *
+ * @example
+ * store.getState().dispatch({ type: 'closed' } satisfies SessionClosedEvent);
+ */
 export interface SessionClosedEvent extends Sequenced {
   type: 'closed';
 }
@@ -110,6 +189,9 @@ export interface SessionClosedEvent extends Sequenced {
 /**
  * A local event: the user interrupted a turn. The client cancels every open call of that
  * turn at once, without waiting for the server (seed 000, "Watching a call").
+ *
+ * @example
+ * store.getState().dispatch({ type: 'toolgate.interrupt', turnId: 't1' } satisfies LocalInterruptEvent); // what interrupt('t1') does
  */
 export interface LocalInterruptEvent {
   type: 'toolgate.interrupt';
@@ -117,23 +199,51 @@ export interface LocalInterruptEvent {
   turnId?: string;
 }
 
-/** Every event the reducer acts on. */
+/**
+ * Every event the reducer acts on.
+ *
+ * @example
+ * const state = reduceToolEvent(initialToolStreamState(), { type: 'closed' } satisfies ToolEvent);
+ */
 export type ToolEvent = ToolStreamEvent | ToolPreviewEvent | SessionClosedEvent | LocalInterruptEvent;
 
 /* ------------------------------------------------------------------ results */
 
-/** The failure codes of seed 000 ("Results"). */
+/**
+ * The failure codes of seed 000 ("Results").
+ *
+ * @example
+ * const isCode = (s: string): s is ToolResultCode => (TOOL_RESULT_CODES as readonly string[]).includes(s);
+ */
 export const TOOL_RESULT_CODES = ['INTERRUPTED', 'REJECTED', 'INVALID', 'TIMEOUT', 'FAILED'] as const;
+/**
+ * Why a call failed: interrupted, rejected by the person, invalid arguments, past its time limit, or failed.
+ *
+ * @example
+ * const code: ToolResultCode = 'REJECTED';
+ */
 export type ToolResultCode = (typeof TOOL_RESULT_CODES)[number];
 
-/** seed 000: every call gets exactly one result. */
+/**
+ * seed 000: every call gets exactly one result.
+ *
+ * @example
+ * const result: ToolResult = await host.call(request);
+ * if (result.ok) show(result.output);
+ * else showError(result.code, result.message);
+ */
 export type ToolResult =
   | { ok: true; output: unknown }
   | { ok: false; code: ToolResultCode; message?: string };
 
 /* ------------------------------------------------------- session messages */
 
-/** What the client declares of an app tool: what the model sees. */
+/**
+ * What the client declares of an app tool: what the model sees.
+ *
+ * @example
+ * const declaration: ToolDeclaration = { name: 'set_title', description: 'Set the title', parameters: { type: 'object', properties: { title: { type: 'string' } } } };
+ */
 export interface ToolDeclaration {
   name: string;
   description?: string;
@@ -141,8 +251,21 @@ export interface ToolDeclaration {
   parameters?: Record<string, unknown>;
 }
 
+/**
+ * The capability a client announces in `hello` to receive `tool.stream` events.
+ *
+ * @example
+ * session.send({ type: 'hello', capabilities: [TOOL_STREAM_CAPABILITY], tools: [] });
+ */
 export const TOOL_STREAM_CAPABILITY = 'tool-stream-v1';
 
+/**
+ * A message from the page to the server.
+ *
+ * @example
+ * const answer: ClientMessage = { type: 'tool.result', callId: 'c1', epoch: 3, result: { ok: true, output: null } };
+ * session.send(answer);
+ */
 export type ClientMessage =
   | { type: 'hello'; capabilities: string[]; tools: ToolDeclaration[]; lastSeq?: number }
   | { type: 'tools.update'; tools: ToolDeclaration[] }
@@ -150,7 +273,15 @@ export type ClientMessage =
   | { type: 'turn.interrupt'; turnId: string }
   | { type: 'tool.approval'; requestId: string; approved: boolean; reason?: string; fingerprint: string };
 
-/** The server asks the page to run one of its app tools. */
+/**
+ * The server asks the page to run one of its app tools.
+ *
+ * @example
+ * session.onToolCall(async (call: AppToolCallMessage) => {
+ *   const result = await host.call(call);
+ *   session.send({ type: 'tool.result', callId: call.callId, epoch: call.epoch, result });
+ * });
+ */
 export interface AppToolCallMessage {
   type: 'tool.call';
   callId: string;
@@ -160,7 +291,12 @@ export interface AppToolCallMessage {
   arguments: unknown;
 }
 
-/** The before-tool-call gate: `arguments` are what will run (the hook may have rewritten them). */
+/**
+ * The before-tool-call gate: `arguments` are what will run (the hook may have rewritten them).
+ *
+ * @example
+ * if (message.type === 'tool.approval-request') queue.request({ toolName: message.name, arguments: message.arguments });
+ */
 export interface ToolApprovalRequestMessage {
   type: 'tool.approval-request';
   requestId: string;
@@ -171,6 +307,15 @@ export interface ToolApprovalRequestMessage {
   effect?: 'read' | 'write';
 }
 
+/**
+ * A message from the server to the page; narrow it by `type`.
+ *
+ * @example
+ * session.subscribe((raw) => {
+ *   const message = raw as ServerMessage;
+ *   if (message.type === 'tool.call') runAppTool(message);
+ * });
+ */
 export type ServerMessage =
   | ToolStreamEvent
   | ToolPreviewEvent
