@@ -3,7 +3,12 @@ import type { ArgumentsPath } from '../core/arguments-parser';
 import { formatNumber, useLabels, type ToolgateLabels } from '../hooks/labels';
 import { cx } from './cx';
 
-/** The part of a tool's JSON Schema the preview reads: titles, descriptions, properties, required, items. */
+/**
+ * The part of a tool's JSON Schema the preview reads: titles, descriptions, properties, required, items.
+ *
+ * @example
+ * const schema: ArgumentsSchema = { properties: { to: { title: 'Recipient' }, amount: { description: 'In euros' } }, required: ['to'] };
+ */
 export interface ArgumentsSchema {
   title?: string;
   description?: string;
@@ -13,6 +18,12 @@ export interface ArgumentsSchema {
   [keyword: string]: unknown;
 }
 
+/**
+ * Props of {@link ArgumentsPreview}.
+ *
+ * @example
+ * const props: ArgumentsPreviewProps = { value: call.partialArguments, path: call.writingPath, schema: tool.parameters, complete: call.status === 'issued' };
+ */
 export interface ArgumentsPreviewProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   /** The arguments: `call.partialArguments` while they stream, then the final value. `undefined` while nothing is written. */
   value: unknown;

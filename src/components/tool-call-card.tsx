@@ -10,6 +10,12 @@ import { ToolCallApproval, ToolCallInput, ToolCallOutput } from './tool-call-par
 import { ToolProgress } from './tool-progress';
 import { ToolStatusBadge } from './tool-status-badge';
 
+/**
+ * Props of {@link ToolCallCard}.
+ *
+ * @example
+ * <ToolCallCard callId="c1" schema={searchTool.parameters} className="my-card" />
+ */
 export interface ToolCallCardProps extends Omit<ComponentPropsWithoutRef<'article'>, 'children'> {
   callId: string;
   /** Default: the provider's store. */

@@ -10,6 +10,12 @@ import { cx } from './cx';
 import { ToolCallView } from './tool-call-view';
 import { ToolStatusAnnouncer } from './tool-status-announcer';
 
+/**
+ * Props of {@link ToolCallList}.
+ *
+ * @example
+ * <ToolCallList schemas={{ search: searchSchema }} throttleMs={2000} renderCall={(id, name) => name === 'chart' ? <ChartCall callId={id} /> : undefined} />
+ */
 export interface ToolCallListProps extends Omit<ComponentPropsWithoutRef<'section'>, 'children'> {
   /** Default: the provider's store. */
   store?: ToolStreamStore;

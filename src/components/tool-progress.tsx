@@ -2,7 +2,13 @@ import { forwardRef, type ComponentPropsWithoutRef } from 'react';
 import { formatNumber, useLabels, type ToolgateLabels } from '../hooks/labels';
 import { cx } from './cx';
 
-/** What a progress value says: a fraction done (0..1) when its shape gives one, and any text it carries. */
+/**
+ * What a progress value says: a fraction done (0..1) when its shape gives one, and any text it carries.
+ *
+ * @example
+ * const { value, text }: ToolProgressReading = readToolProgress({ done: 3, total: 10 }, defaultLabels);
+ * // value 0.3, text '3 of 10'
+ */
 export interface ToolProgressReading {
   /** 0..1, or `undefined` when the shape gives no fraction (indeterminate). */
   value: number | undefined;
@@ -62,6 +68,12 @@ export function readToolProgress(progress: unknown, labels: ToolgateLabels): Too
   return { value: undefined, text: asText(progress) };
 }
 
+/**
+ * Props of {@link ToolProgress}.
+ *
+ * @example
+ * <ToolProgress progress={call.progress} />
+ */
 export interface ToolProgressProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   /** The call's latest progress (`call.progress`): any shape. */
   progress: unknown;

@@ -2,6 +2,12 @@ import { forwardRef, type ComponentPropsWithoutRef } from 'react';
 import { useStatusAnnouncer, type UseStatusAnnouncerOptions } from '../hooks/use-status-announcer';
 import { cx } from './cx';
 
+/**
+ * Props of {@link ToolStatusAnnouncer}: the hook's options and the region's own attributes.
+ *
+ * @example
+ * <ToolStatusAnnouncer throttleMs={2000} />
+ */
 export interface ToolStatusAnnouncerProps extends UseStatusAnnouncerOptions, Omit<ComponentPropsWithoutRef<'div'>, 'children'> {}
 
 /**

@@ -3,6 +3,12 @@ import type { ToolCallStatus } from '../core/call-lifecycle';
 import { callOutcome, statusText, useLabels } from '../hooks/labels';
 import { cx } from './cx';
 
+/**
+ * Props of {@link ToolStatusBadge}.
+ *
+ * @example
+ * <ToolStatusBadge status={call.status} ok={call.ok} code={call.code} />
+ */
 export interface ToolStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'span'>, 'children'> {
   status: ToolCallStatus;
   /** For a settled call: whether it succeeded (a failure shows its code). */

@@ -3,6 +3,12 @@ import { formatDuration, formatTime, statusText, useLabels } from '../hooks/labe
 import { useToolTimeline, type UseToolTimelineOptions } from '../hooks/use-tool-timeline';
 import { cx } from './cx';
 
+/**
+ * Props of {@link ToolTimeline}: the hook's options and the figure's own attributes.
+ *
+ * @example
+ * <ToolTimeline now={endOfReplay} aria-label="This turn's calls" />
+ */
 export interface ToolTimelineProps extends UseToolTimelineOptions, Omit<ComponentPropsWithoutRef<'figure'>, 'children'> {}
 
 const pct = (fraction: number) => `${(fraction * 100).toFixed(3)}%`;

@@ -11,7 +11,12 @@ import { TOOL_STREAM_CAPABILITY } from '../core/wire';
 import { ToolRenderersContext, type ToolRenderers } from './tool-renderers';
 import { watchAppToolResults } from './use-app-tool-call';
 
-/** What `<ToolgateProvider>` shares with the hooks and components below it. */
+/**
+ * What `<ToolgateProvider>` shares with the hooks and components below it.
+ *
+ * @example
+ * const { store, host, confirmations }: ToolgateContextValue = useToolgateContext()!;
+ */
 export interface ToolgateContextValue {
   store: ToolStreamStore;
   session: ToolSession | undefined;
@@ -23,6 +28,13 @@ export interface ToolgateContextValue {
 
 const ToolgateContext = createContext<ToolgateContextValue | null>(null);
 
+/**
+ * Props of {@link ToolgateProvider}.
+ *
+ * @example
+ * const props: ToolgateProviderProps = { session, room, storeOptions: { coalesce: 'frame' }, hostOptions: { timeoutMs: 10_000 } };
+ * <ToolgateProvider {...props}><ToolCallList /></ToolgateProvider>
+ */
 export interface ToolgateProviderProps {
   /** The session whose events fill the store and whose calls run the app tools. A new session object starts afresh. */
   session?: ToolSession;
@@ -75,12 +87,23 @@ export function ToolgateProvider(props: ToolgateProviderProps) {
   );
 }
 
-/** The provider's value, or `null` outside a provider. */
+/**
+ * The provider's value, or `null` outside a provider.
+ *
+ * @example
+ * const inside = useToolgateContext() !== null; // render a hint when used outside a provider
+ */
 export function useToolgateContext(): ToolgateContextValue | null {
   return useContext(ToolgateContext);
 }
 
-/** The store of the nearest provider (or `explicit`); a clear error when there is neither. */
+/**
+ * The store of the nearest provider (or `explicit`); a clear error when there is neither.
+ *
+ * @example
+ * const store = useToolgateStore();
+ * const stop = () => store.getState().interrupt();
+ */
 export function useToolgateStore(explicit?: ToolStreamStore): ToolStreamStore {
   const context = useContext(ToolgateContext);
   const store = explicit ?? context?.store;
@@ -88,7 +111,13 @@ export function useToolgateStore(explicit?: ToolStreamStore): ToolStreamStore {
   return store;
 }
 
-/** The app-tool host of the nearest provider (or `explicit`). */
+/**
+ * The app-tool host of the nearest provider (or `explicit`).
+ *
+ * @example
+ * const host = useAppToolHost();
+ * const busy = useStoreSelector(host, (s) => s.queue.length > 0);
+ */
 export function useAppToolHost(explicit?: AppToolHost): AppToolHost {
   const context = useContext(ToolgateContext);
   const host = explicit ?? context?.host;
@@ -96,7 +125,13 @@ export function useAppToolHost(explicit?: AppToolHost): AppToolHost {
   return host;
 }
 
-/** The confirmation controller of the nearest provider (or `explicit`). */
+/**
+ * The confirmation controller of the nearest provider (or `explicit`).
+ *
+ * @example
+ * const confirmations = useConfirmationController();
+ * confirmations.request({ toolName: 'delete_file', arguments: { path } });
+ */
 export function useConfirmationController(explicit?: ConfirmationController): ConfirmationController {
   const context = useContext(ToolgateContext);
   const controller = explicit ?? context?.confirmations;

@@ -8,6 +8,9 @@ import { defaultConfirmLabels, type ConfirmToolLabels } from './confirm-labels';
  * Every string the kit shows, in one object. Plain strings, or functions where a string holds
  * data (a count, a name, a duration); numbers, dates and durations arrive already formatted
  * through `Intl` for `locale`. Override any part with `<ToolgateLabelsProvider>`.
+ *
+ * @example
+ * const french: ToolgateLabels = mergeLabels(defaultLabels, { locale: 'fr', status: { issued: 'En cours', settled: 'Terminé' } });
  */
 export interface ToolgateLabels {
   /** BCP 47 locale for `Intl` (numbers, times, durations); the runtime's default when undefined. */
@@ -73,6 +76,12 @@ export interface ToolgateLabels {
   confirm: ConfirmToolLabels;
 }
 
+/**
+ * The kit's English strings: the base every override is laid over.
+ *
+ * @example
+ * const labels = mergeLabels(defaultLabels, { status: { settled: 'Finished' } });
+ */
 export const defaultLabels: ToolgateLabels = {
   locale: undefined,
   status: {
@@ -136,12 +145,21 @@ export const defaultLabels: ToolgateLabels = {
 
 type Override<T> = { [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? Override<T[K]> : T[K] };
 
-/** Any part of the labels, at any depth: groups (`status`, `confirm.status`, …) may be given in part. */
+/**
+ * Any part of the labels, at any depth: groups (`status`, `confirm.status`, …) may be given in part.
+ *
+ * @example
+ * const labels: ToolgateLabelsOverride = { status: { settled: 'OK' }, confirm: { approve: 'Send' } };
+ * <ToolgateLabelsProvider labels={labels}>…</ToolgateLabelsProvider>
+ */
 export type ToolgateLabelsOverride = Override<ToolgateLabels>;
 
 /**
  * `base` with `override` laid over it, group by group at every depth (so `{ status: { settled: 'OK' } }`
  * keeps the other statuses, and `{ confirm: { status: { done: 'OK' } } }` the dialog's other strings).
+ *
+ * @example
+ * mergeLabels(defaultLabels, { status: { settled: 'OK' } }).status.issued // 'Running': the rest is kept
  */
 export function mergeLabels(base: ToolgateLabels, override: ToolgateLabelsOverride | undefined): ToolgateLabels {
   return override ? (deepMerge(base, override) as ToolgateLabels) : base;
@@ -161,6 +179,13 @@ function deepMerge(base: object, override: object): object {
 
 const LabelsContext = createContext<ToolgateLabels>(defaultLabels);
 
+/**
+ * Props of {@link ToolgateLabelsProvider}.
+ *
+ * @example
+ * const labels = { locale: 'de', status: { issued: 'Läuft' } }; // hoisted: one object for every render
+ * <ToolgateLabelsProvider labels={labels}><App /></ToolgateLabelsProvider>
+ */
 export interface ToolgateLabelsProviderProps {
   /** Labels laid over those of the nearest provider above (or `defaultLabels`). Hoist the object: a new one re-renders every consumer. */
   labels?: ToolgateLabelsOverride;
@@ -193,22 +218,43 @@ export function useLabels(): ToolgateLabels {
   return useContext(LabelsContext);
 }
 
-/** What a call's status says to a person: a settled failure says its code, not just "Done". */
+/**
+ * What a call's status says to a person: a settled failure says its code, not just "Done".
+ *
+ * @example
+ * statusText(useLabels(), call) // 'Running', or 'Rejected' for a settled call with code REJECTED
+ */
 export function statusText(labels: ToolgateLabels, call: Pick<ToolCall, 'status' | 'ok' | 'code'>): string {
   if (call.status !== 'settled' || call.ok !== false) return labels.status[call.status];
   return outcomeText(labels, false, call.code);
 }
 
-/** The text of a settled outcome (also used for a late outcome). */
+/**
+ * The text of a settled outcome (also used for a late outcome).
+ *
+ * @example
+ * outcomeText(defaultLabels, false, 'TIMEOUT') // 'Timed out'
+ */
 export function outcomeText(labels: ToolgateLabels, ok: boolean, code: string | undefined): string {
   if (ok) return labels.status.settled;
   const c = code ?? 'FAILED';
   return Object.hasOwn(labels.codes, c) ? labels.codes[c as ToolResultCode] : labels.unknownCode(c);
 }
 
-/** `ok`, `error`, `cancelled`, `failed` or `open`: the colour a call's outcome takes. */
+/**
+ * `ok`, `error`, `cancelled`, `failed` or `open`: the colour a call's outcome takes.
+ *
+ * @example
+ * const tone: ToolCallOutcome = callOutcome(call); // 'error' for a settled call with ok: false
+ */
 export type ToolCallOutcome = 'open' | 'ok' | 'error' | 'cancelled' | 'failed';
 
+/**
+ * The outcome a call shows: `open` until it ends, then `ok`, `error` (settled with `ok: false`), `cancelled` or `failed`.
+ *
+ * @example
+ * <li data-outcome={callOutcome(call)}>{call.name}</li>
+ */
 export function callOutcome(call: Pick<ToolCall, 'status' | 'ok'>): ToolCallOutcome {
   switch (call.status) {
     case 'settled':
@@ -228,19 +274,34 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
   return format;
 }
 
-/** A count, through `Intl.NumberFormat`. */
+/**
+ * A count, through `Intl.NumberFormat`.
+ *
+ * @example
+ * formatNumber(12345, 'de') // '12.345'
+ */
 export function formatNumber(value: number, locale?: string): string {
   return cached(`n${locale}`, () => new Intl.NumberFormat(locale)).format(value);
 }
 
-/** A duration in ms as `350 ms`, `1.2 s` or `2.5 min`, through `Intl.NumberFormat` units. */
+/**
+ * A duration in ms as `350 ms`, `1.2 s` or `2.5 min`, through `Intl.NumberFormat` units.
+ *
+ * @example
+ * formatDuration(1234, 'en') // '1.2 sec' (the unit's wording is Intl's)
+ */
 export function formatDuration(ms: number, locale?: string): string {
   const [value, unit, digits] = ms < 1000 ? [ms, 'millisecond', 0] : ms < 60_000 ? [ms / 1000, 'second', 1] : [ms / 60_000, 'minute', 1];
   const format = cached(`d${locale}${unit}`, () => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: digits }));
   return format.format(Math.max(0, value));
 }
 
-/** A time of day (to the second), through `Intl.DateTimeFormat`. */
+/**
+ * A time of day (to the second), through `Intl.DateTimeFormat`.
+ *
+ * @example
+ * formatTime(call.startedAt ?? Date.now(), labels.locale) // '3:07:12 PM'
+ */
 export function formatTime(at: number, locale?: string): string {
   return cached(`t${locale}`, () => new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', second: '2-digit' })).format(at);
 }

@@ -2,6 +2,13 @@ import { isTerminalStatus } from '../core/call-lifecycle';
 import type { ToolCall } from '../core/tool-call';
 import { useNow, type ToolgateClock } from './use-now';
 
+/**
+ * What {@link useCallDuration} returns: how long a call took, or has taken so far.
+ *
+ * @example
+ * const { ms, final }: CallDuration = useCallDuration(call);
+ * return <time>{ms === undefined ? '' : formatDuration(ms)}{final ? '' : '…'}</time>;
+ */
 export interface CallDuration {
   /** Milliseconds from start to end, or to now while the call is open; `undefined` without timestamps. */
   ms: number | undefined;

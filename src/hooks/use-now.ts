@@ -1,13 +1,24 @@
 import { useEffect, useState } from 'react';
 
-/** A clock for the kit's live displays: the host's `{ now, setTimeout, clearTimeout }` shape, so a manual clock fits. */
+/**
+ * A clock for the kit's live displays: the host's `{ now, setTimeout, clearTimeout }` shape, so a manual clock fits.
+ *
+ * @example
+ * const clock: ToolgateClock = createManualClock(); // from toolgate/testing: advance it by hand
+ * <ToolCallList clock={clock} />
+ */
 export interface ToolgateClock {
   now(): number;
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
 
-/** The real clock. */
+/**
+ * The real clock.
+ *
+ * @example
+ * const duration = useCallDuration(call, { clock: systemClock });
+ */
 export const systemClock: ToolgateClock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),

@@ -4,6 +4,12 @@ import { useToolgateStore } from './context';
 import { statusText, useLabels } from './labels';
 import { systemClock, type ToolgateClock } from './use-now';
 
+/**
+ * Options of {@link useStatusAnnouncer}.
+ *
+ * @example
+ * const message = useStatusAnnouncer({ throttleMs: 2000 } satisfies UseStatusAnnouncerOptions);
+ */
 export interface UseStatusAnnouncerOptions {
   /** The store to watch (default: the provider's). */
   store?: ToolStreamStore;

@@ -1,6 +1,11 @@
 import { useMemo, useRef, useSyncExternalStore } from 'react';
 
-/** What the hooks need of a store: zustand's vanilla store API, or anything shaped like it. */
+/**
+ * What the hooks need of a store: zustand's vanilla store API, or anything shaped like it.
+ *
+ * @example
+ * const store: ReadableStore<ToolStreamStoreState> = createToolStreamStore();
+ */
 export interface ReadableStore<S> {
   getState(): S;
   getInitialState(): S;
@@ -13,6 +18,10 @@ export interface ReadableStore<S> {
  * The last selection is kept across renders, so an inline selector that builds a new array
  * (`s => s.order.map(...)`) neither loops nor re-renders when its content is unchanged. The
  * store's initial state is the server snapshot, so server and first client render agree.
+ *
+ * @example
+ * const queued = useStoreSelector(host, (s) => s.queue.length);
+ * const names = useStoreSelector(store, (s) => s.order.map((id) => s.calls[id]!.name), shallow);
  */
 export function useStoreSelector<S, T>(
   store: ReadableStore<S>,

@@ -1,11 +1,22 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions, type ToolStreamStoreState } from '../core/store';
 
-/** Anything that delivers a session's events: `subscribe(listener)` returns an unsubscribe function. */
+/**
+ * Anything that delivers a session's events: `subscribe(listener)` returns an unsubscribe function.
+ *
+ * @example
+ * const source: ToolEventSource = { subscribe: (listener) => socket.on('message', (data) => listener(JSON.parse(data))) };
+ */
 export interface ToolEventSource {
   subscribe(listener: (event: unknown) => void): () => void;
 }
 
+/**
+ * Options of {@link useToolStream}: the store's options, and the session's identity.
+ *
+ * @example
+ * const state = useToolStream(session, { key: session.id, coalesce: 'frame', onError: console.warn } satisfies UseToolStreamOptions);
+ */
 export interface UseToolStreamOptions extends ToolStreamStoreOptions {
   /**
    * The session's identity. The hook subscribes once per key: a new source object with the
@@ -35,6 +46,12 @@ export function useToolStream(source: ToolEventSource, options: UseToolStreamOpt
 /**
  * Like `useToolStream`, but returns the store itself and does not re-render on its changes:
  * hand it to `<ToolgateProvider store>` or to the selector hooks.
+ *
+ * @example
+ * function Session({ source }) {
+ *   const store = useToolStreamStore(source);
+ *   return <ToolgateProvider store={store}><ToolCallList /></ToolgateProvider>;
+ * }
  */
 export function useToolStreamStore(source: ToolEventSource, options: UseToolStreamOptions = {}): ToolStreamStore {
   const { key = null, store: given } = options;

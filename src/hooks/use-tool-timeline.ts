@@ -4,6 +4,14 @@ import { callOutcome, type ToolCallOutcome } from './labels';
 import { useNow, type ToolgateClock } from './use-now';
 import { useToolCalls } from './use-tool-call';
 
+/**
+ * One call on the timeline: when it started, was issued and ended, as times and as fractions of the axis.
+ *
+ * @example
+ * {rows.map(({ call, offset, writing, running }: ToolTimelineRow) => (
+ *   <Bar key={call.callId} left={offset} widths={[writing, running]} />
+ * ))}
+ */
 export interface ToolTimelineRow {
   call: ToolCall;
   outcome: ToolCallOutcome;
@@ -18,6 +26,12 @@ export interface ToolTimelineRow {
   running: number;
 }
 
+/**
+ * What {@link useToolTimeline} returns: one row per call, on a shared time axis.
+ *
+ * @example
+ * const { rows, from, to }: ToolTimelineLayout = useToolTimeline();
+ */
 export interface ToolTimelineLayout {
   rows: ToolTimelineRow[];
   /** The first start and the last end (or now) across the rows. */
@@ -25,6 +39,12 @@ export interface ToolTimelineLayout {
   to: number;
 }
 
+/**
+ * Options of {@link useToolTimeline}.
+ *
+ * @example
+ * const layout = useToolTimeline({ now: replayEnd } satisfies UseToolTimelineOptions);
+ */
 export interface UseToolTimelineOptions {
   store?: ToolStreamStore;
   /** Where open calls end on the axis; default: the clock's time, ticking each second while calls are open. */
