@@ -207,7 +207,7 @@ export function ToolCallInput({ callId, host, className, ...rest }: ToolCallInpu
  * @example
  * const props: ToolCallOutputProps = { callId: 'c1' };
  */
-export interface ToolCallOutputProps extends Omit<ComponentPropsWithoutRef<'section'>, 'children'> {
+export interface ToolCallOutputProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   callId: string;
   /** Default: the provider's app-tool host. */
   host?: AppToolHost;
@@ -224,10 +224,13 @@ export function ToolCallOutput({ callId, host, className, ...rest }: ToolCallOut
   const { result } = useAppToolCall(callId, host);
   const labels = useLabels();
   if (!result?.ok || result.output === null) return null;
+  // Not a landmark: a page holds many cards, and landmarks must be told apart. The tree is the group named Output.
   return (
-    <section aria-label={labels.output} {...rest} className={cx('toolgate-card-output', className)}>
-      <span className="toolgate-card-output-label">{labels.output}</span>
+    <div {...rest} className={cx('toolgate-card-output', className)}>
+      <span className="toolgate-card-output-label" aria-hidden="true">
+        {labels.output}
+      </span>
       <ArgumentsPreview value={result.output} complete aria-label={labels.output} />
-    </section>
+    </div>
   );
 }

@@ -45,6 +45,6 @@ export const SideBySide: Story = {
     await expect(part('A view that throws').getByRole('article', { name: 'compare_fares' })).toHaveAttribute('data-state', 'render-error');
     await waitFor(() => expect(part('Awaiting approval, shown and queued').getAllByRole('group', { name: 'Awaiting approval' })).toHaveLength(2));
     await expect(part('A person’s input').getByRole('group', { name: 'Your answer for pick_seat' })).toBeVisible();
-    await waitFor(() => expect(part('An app tool’s output on the default card').getByRole('region', { name: 'Output' })).toHaveTextContent(/NOK/));
+    await waitFor(() => expect(part('An app tool’s output on the default card').getByRole('group', { name: 'Output' })).toHaveTextContent(/NOK/));
   },
 };

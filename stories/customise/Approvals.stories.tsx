@@ -44,7 +44,7 @@ export const InlineApprove: Story = {
     const approve = within(approval).getByRole('button', { name: 'Approve' });
     await waitFor(() => expect(approve).not.toHaveAttribute('aria-disabled'));
     await userEvent.click(approve);
-    await waitFor(() => expect(within(booked).getByRole('region', { name: 'Output' })).toHaveTextContent(/NA 1234 14C/));
+    await waitFor(() => expect(within(booked).getByRole('group', { name: 'Output' })).toHaveTextContent(/NA 1234 14C/));
     await waitFor(() => expect(booked).toHaveAttribute('data-outcome', 'ok'));
     await expect(within(booked).queryByRole('group', { name: 'Awaiting approval' })).toBeNull();
   },
@@ -93,7 +93,7 @@ export const WithTheDialog: Story = {
     await expect(within(booked).getByRole('group', { name: 'Awaiting approval', hidden: true })).toHaveAttribute('data-state', 'reviewing');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(body.queryByRole('dialog')).toBeNull());
-    await waitFor(() => expect(within(booked).getByRole('region', { name: 'Output' })).toHaveTextContent(/NA 1234 14C/));
+    await waitFor(() => expect(within(booked).getByRole('group', { name: 'Output' })).toHaveTextContent(/NA 1234 14C/));
     await expect(within(booked).queryByRole('group', { name: 'Awaiting approval' })).toBeNull();
   },
 };

@@ -45,7 +45,7 @@ export const PersonAnswersForm: Story = {
     const { card, form } = await formOf(canvasElement);
     await userEvent.click(within(form).getByRole('radio', { name: '14C' }));
     await userEvent.click(within(form).getByRole('button', { name: 'Choose this seat' }));
-    await waitFor(() => expect(within(card).getByRole('region', { name: 'Output' })).toHaveTextContent(/14C/));
+    await waitFor(() => expect(within(card).getByRole('group', { name: 'Output' })).toHaveTextContent(/14C/));
     await waitFor(() => expect(card).toHaveAttribute('data-outcome', 'ok'));
     await expect(within(card).queryByRole('group', { name: 'Your answer for pick_seat' })).toBeNull();
   },

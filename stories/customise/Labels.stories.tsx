@@ -83,6 +83,6 @@ export const French: Story = {
     const form = await within(seat).findByRole('group', { name: 'Votre réponse pour pick_seat' }, { timeout: 30_000 });
     await userEvent.click(within(form).getByRole('radio', { name: '12A' }));
     await userEvent.click(within(form).getByRole('button', { name: 'Choose this seat' }));
-    await waitFor(() => expect(within(seat).getByRole('region', { name: 'Résultat de la page' })).toHaveTextContent(/12A/));
+    await waitFor(() => expect(within(seat).getByRole('group', { name: 'Résultat de la page' })).toHaveTextContent(/12A/));
   },
 };

@@ -132,8 +132,8 @@ describe('per-tool renderers', () => {
     expect(of('flight f1').getByTestId('output')).toHaveTextContent('{"fares":["OSL",200]}');
     // The host keeps only a tool's latest result; the card of the older call still shows its own.
     const cards = screen.getAllByRole('article', { name: 'pick' });
-    expect(within(cards[0] as HTMLElement).getByRole('region', { name: 'Output' })).toHaveTextContent(/picked\W*1/);
-    expect(within(cards[1] as HTMLElement).getByRole('region', { name: 'Output' })).toHaveTextContent(/picked\W*2/);
+    expect(within(cards[0] as HTMLElement).getByRole('group', { name: 'Output' })).toHaveTextContent(/picked\W*1/);
+    expect(within(cards[1] as HTMLElement).getByRole('group', { name: 'Output' })).toHaveTextContent(/picked\W*2/);
   });
 
   it('keep a renderer’s own state while its call streams', async () => {

@@ -105,7 +105,7 @@ describe('a fresh session after closed', () => {
     emitAll(next.session, callEvents('c1', { name: 'count', arguments: {}, outcome: 'open' }));
     expect(screen.getByRole('button', { name: 'c1 clicked 0' })).toBeInTheDocument();
     const card = screen.getByRole('group', { name: 'Turn 1' });
-    expect(within(card).queryByRole('region', { name: 'Output' })).toBeNull();
+    expect(within(card).queryByRole('group', { name: 'Output' })).toBeNull();
     // …and the new session works: its app tools run in the new host.
     expect(await act(() => next.session.callTool({ callId: 'e1', name: 'echo', arguments: { said: 'new' } }))).toEqual({ ok: true, output: { said: 'new' } });
     expect(seen.echo?.lastResult?.result).toEqual({ ok: true, output: { said: 'new' } });

@@ -95,7 +95,7 @@ describe('useHumanTool: an app tool answered by a person', () => {
     expect(await result).toEqual({ ok: true, output: { choice: 'orange' } });
     await waitFor(() => expect(screen.queryByRole('group', { name: 'Your answer for choose' })).toBeNull());
     // The answer is the output, on the card that ran it.
-    expect(within(screen.getByRole('article', { name: 'choose' })).getByRole('region', { name: 'Output' })).toHaveTextContent(/orange/);
+    expect(within(screen.getByRole('article', { name: 'choose' })).getByRole('group', { name: 'Output' })).toHaveTextContent(/orange/);
   });
 
   it('answers REJECTED with the reason when the person declines', async () => {
