@@ -19,6 +19,12 @@ import {
   type ToolStreamAdapter,
 } from './base';
 
+/**
+ * Options of {@link createAISDKAdapter}: those of every adapter.
+ *
+ * @example
+ * const adapter = createAISDKAdapter({ turnId: 'turn-1', onError: (reason) => console.warn(reason) } satisfies AISDKAdapterOptions);
+ */
 export type AISDKAdapterOptions = AdapterOptions;
 
 interface SdkCall {

@@ -22,6 +22,12 @@ import {
   type ToolStreamAdapter,
 } from './base';
 
+/**
+ * Options of {@link createAnthropicAdapter}: those of every adapter.
+ *
+ * @example
+ * const adapter = createAnthropicAdapter({ turnId: 'turn-1', onError: (reason) => console.warn(reason) } satisfies AnthropicAdapterOptions);
+ */
 export type AnthropicAdapterOptions = AdapterOptions;
 
 const TOOL_BLOCK_TYPES = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);

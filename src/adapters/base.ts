@@ -8,7 +8,13 @@
  */
 import type { ToolLocation, ToolStreamEvent, ToolStreamStartEvent } from '../core';
 
-/** Options every adapter accepts. */
+/**
+ * Options every adapter accepts.
+ *
+ * @example
+ * const options: AdapterOptions = { turnId: conversationTurnId, onError: (reason, chunk) => report(reason, chunk) };
+ * const adapter = createAnthropicAdapter(options);
+ */
 export interface AdapterOptions {
   /**
    * The turn id for calls whose provider gives no response or message id. Where the provider
@@ -26,7 +32,14 @@ export interface AdapterOptions {
   label?: string;
 }
 
-/** A stateful mapper from one provider's stream chunks to toolgate `tool.stream` events. */
+/**
+ * A stateful mapper from one provider's stream chunks to toolgate `tool.stream` events.
+ *
+ * @example
+ * const adapter: ToolStreamAdapter = createOpenAIChatAdapter();
+ * for await (const chunk of stream) for (const event of adapter.push(chunk)) store.getState().dispatch(event);
+ * for (const event of adapter.end()) store.getState().dispatch(event);
+ */
 export interface ToolStreamAdapter {
   /**
    * Map one chunk (the parsed object, or its JSON text: a WebSocket message or an SSE

@@ -19,6 +19,12 @@ import {
   type ToolStreamAdapter,
 } from './base';
 
+/**
+ * Options of {@link createCohereAdapter}: those of every adapter.
+ *
+ * @example
+ * const adapter = createCohereAdapter({ turnId: 'turn-1', onError: (reason) => console.warn(reason) } satisfies CohereAdapterOptions);
+ */
 export type CohereAdapterOptions = AdapterOptions;
 
 /**

@@ -32,6 +32,12 @@ import {
   type ToolStreamAdapter,
 } from './base';
 
+/**
+ * Options of {@link createGeminiAdapter}: those of every adapter.
+ *
+ * @example
+ * const adapter = createGeminiAdapter({ turnId: 'turn-1', onError: (reason) => console.warn(reason) } satisfies GeminiAdapterOptions);
+ */
 export type GeminiAdapterOptions = AdapterOptions;
 
 /* ------------------------------------------------------------ jsonPath args */

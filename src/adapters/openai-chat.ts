@@ -23,6 +23,12 @@ import {
   type ToolStreamAdapter,
 } from './base';
 
+/**
+ * Options of {@link createOpenAIChatAdapter}: those of every adapter.
+ *
+ * @example
+ * const adapter = createOpenAIChatAdapter({ turnId: 'turn-1', onError: (reason) => console.warn(reason) } satisfies OpenAIChatAdapterOptions);
+ */
 export type OpenAIChatAdapterOptions = AdapterOptions;
 
 const PROVIDER = 'OpenAI Chat';

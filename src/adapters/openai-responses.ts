@@ -22,6 +22,12 @@ import {
   type ToolStreamAdapter,
 } from './base';
 
+/**
+ * Options of {@link createOpenAIResponsesAdapter}: those of every adapter.
+ *
+ * @example
+ * const adapter = createOpenAIResponsesAdapter({ turnId: 'turn-1', onError: (reason) => console.warn(reason) } satisfies OpenAIResponsesAdapterOptions);
+ */
 export type OpenAIResponsesAdapterOptions = AdapterOptions;
 
 /** Output item types that are tool calls with JSON arguments. */

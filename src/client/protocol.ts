@@ -5,7 +5,12 @@
  */
 import type { ClientMessage, ToolDeclaration } from '../core/wire';
 
-/** The malformed frames the server can be asked to send. */
+/**
+ * The malformed frames the server can be asked to send.
+ *
+ * @example
+ * session.injectFault({ fault: 'malformed', frame: 'repeat-seq' satisfies ReferenceMalformedFrame });
+ */
 export type ReferenceMalformedFrame =
   | 'invalid-json'
   | 'unknown-phase'
@@ -35,10 +40,20 @@ export type ReferenceFault =
   /** Disarm every fault of this session. */
   | { fault: 'reset' };
 
-/** A room method of the reference server. */
+/**
+ * A room method of the reference server.
+ *
+ * @example
+ * const effects = await session.room.request('listEffects' satisfies ReferenceRoomMethod, { toolName: 'transfer' });
+ */
 export type ReferenceRoomMethod = 'describeTools' | 'confirmTool' | 'invokeTool' | 'listEffects';
 
-/** What a turn may carry besides its prompt. */
+/**
+ * What a turn may carry besides its prompt.
+ *
+ * @example
+ * session.startTurn('transfer 5 to bob', { speed: Infinity } satisfies StartTurnOptions);
+ */
 export interface StartTurnOptions {
   /** A turn id of the page's choosing (default: a fresh one). */
   turnId?: string;
@@ -51,6 +66,9 @@ export interface StartTurnOptions {
 /**
  * Every message this client sends: DESIGN's session messages, with `hello` naming the session
  * to resume, plus the reference server's own (turns, the room, close, faults).
+ *
+ * @example
+ * const message: ReferenceClientMessage = { type: 'turn.start', prompt: 'deploy', speed: Infinity };
  */
 export type ReferenceClientMessage =
   | Exclude<ClientMessage, { type: 'hello' }>
@@ -60,7 +78,12 @@ export type ReferenceClientMessage =
   | { type: 'session.close' }
   | ({ type: 'fault' } & ReferenceFault);
 
-/** A tool as the welcome lists it (what the model is offered). */
+/**
+ * A tool as the welcome lists it (what the model is offered).
+ *
+ * @example
+ * const names = (await session.ready).tools.map((tool: ReferenceOfferedTool) => tool.name);
+ */
 export interface ReferenceOfferedTool {
   name: string;
   description?: string;
@@ -70,7 +93,13 @@ export interface ReferenceOfferedTool {
   effect?: 'read' | 'write';
 }
 
-/** The answer to `hello` (a connection frame: no `seq`, never replayed). */
+/**
+ * The answer to `hello` (a connection frame: no `seq`, never replayed).
+ *
+ * @example
+ * const welcome: ReferenceWelcome = await session.ready;
+ * if (welcome.resumed) console.info('resumed at seq', welcome.currentSeq);
+ */
 export interface ReferenceWelcome {
   type: 'session.welcome';
   sessionId: string;
@@ -88,7 +117,13 @@ export interface ReferenceWelcome {
   activeTurnId: string | null;
 }
 
-/** A room tool's descriptor as `describeTools` gives it (seed 002). */
+/**
+ * A room tool's descriptor as `describeTools` gives it (seed 002).
+ *
+ * @example
+ * const { tools } = await session.room.describeTools();
+ * const writes = tools.filter((tool: ReferenceRoomTool) => tool.effect === 'write');
+ */
 export interface ReferenceRoomTool {
   name: string;
   description: string;
@@ -99,7 +134,13 @@ export interface ReferenceRoomTool {
   requiresConfirmation: boolean;
 }
 
-/** One entry of the room's effect record, as `listEffects` gives it. */
+/**
+ * One entry of the room's effect record, as `listEffects` gives it.
+ *
+ * @example
+ * const effects: ReferenceEffect[] = await session.room.listEffects({ toolName: 'transfer' });
+ * const happened = effects.some((e) => e.outcome === 'accepted');
+ */
 export interface ReferenceEffect {
   id: number;
   at: number;

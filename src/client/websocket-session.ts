@@ -52,7 +52,13 @@ export interface WebSocketLike {
   addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: any) => void): void;
 }
 
-/** A WebSocket constructor: `globalThis.WebSocket` in browsers, `ws` in Node. */
+/**
+ * A WebSocket constructor: `globalThis.WebSocket` in browsers, `ws` in Node.
+ *
+ * @example
+ * import WebSocket from 'ws';
+ * const session = connectReferenceSession(url, { WebSocket: WebSocket as unknown as WebSocketConstructor });
+ */
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
 /**

@@ -5,6 +5,15 @@
 
 import type { AppToolClock } from '../core/app-tool-host';
 
+/**
+ * A clock that moves only when told: timers fire in order as time is advanced.
+ *
+ * @example
+ * const clock: ManualClock = createManualClock();
+ * const host = createAppToolHost({ clock, timeoutMs: 1_000 });
+ * const result = host.call(request);
+ * await clock.advance(1_000); // the call times out now, not in a real second
+ */
 export interface ManualClock extends AppToolClock {
   now(): number;
   setTimeout(callback: () => void, ms: number): number;
@@ -22,6 +31,12 @@ export interface ManualClock extends AppToolClock {
   readonly pending: number;
 }
 
+/**
+ * Options of {@link createManualClock}.
+ *
+ * @example
+ * const clock = createManualClock({ start: Date.UTC(2025, 0, 1) } satisfies ManualClockOptions);
+ */
 export interface ManualClockOptions {
   /** The starting time. Default 0. */
   start?: number;

@@ -11,20 +11,42 @@
 import type { ScriptStep } from './scripted-session';
 import { toolEvents } from './tool-events';
 
-/** A pause between events (see {@link pause}). */
+/**
+ * A pause between events (see {@link pause}).
+ *
+ * @example
+ * const items = [e.start('c1'), new ReplayPause(500), e.settled('c1')]; // same as pause(500)
+ */
 export class ReplayPause {
   constructor(readonly ms: number) {}
 }
 
-/** Wait `ms` (at speed 1) between the events around it. */
+/**
+ * Wait `ms` (at speed 1) between the events around it.
+ *
+ * @example
+ * await replayEvents(store, [e.start('c1'), pause(300), e.delta('c1', '{}')], { speed: 1 });
+ */
 export const pause = (ms: number): ReplayPause => new ReplayPause(ms);
 
-/** What events are replayed into: a store (`getState().dispatch`) or anything with `dispatch`/`emit`. */
+/**
+ * What events are replayed into: a store (`getState().dispatch`) or anything with `dispatch`/`emit`.
+ *
+ * @example
+ * const target: ReplayTarget = createToolStreamStore(); // or a scripted session (emit), or { dispatch }
+ * await replayEvents(target, callEvents('c1', { arguments: { q: 'cats' } }));
+ */
 export type ReplayTarget =
   | { getState(): { dispatch(event: unknown): void } }
   | { dispatch(event: unknown): void }
   | { emit(event: unknown): void };
 
+/**
+ * Options of {@link replayEvents}.
+ *
+ * @example
+ * await replayEvents(store, events, { speed: 2 } satisfies ReplayOptions);
+ */
 export interface ReplayOptions {
   /** 1 is real time, 2 twice as fast. Default `Infinity`: instant. */
   speed?: number;
@@ -82,12 +104,23 @@ export async function replayEvents(target: ReplayTarget, items: Iterable<unknown
   return sent;
 }
 
-/** The same items as steps of a scripted session: events become `emit`, pauses `delay`. */
+/**
+ * The same items as steps of a scripted session: events become `emit`, pauses `delay`.
+ *
+ * @example
+ * const session = createScriptedSession({ script: eventScript([...callEvents('c1', { arguments: {} }), pause(200)]) });
+ * await session.play();
+ */
 export function eventScript(items: Iterable<unknown>): ScriptStep[] {
   return Array.from(items, (item): ScriptStep => (item instanceof ReplayPause ? { kind: 'delay', ms: item.ms } : { kind: 'emit', event: item }));
 }
 
-/** Merge lists round-robin (one item from each in turn), so several calls stream side by side. */
+/**
+ * Merge lists round-robin (one item from each in turn), so several calls stream side by side.
+ *
+ * @example
+ * [...interleave([1, 2, 3], ['a', 'b'])] // [1, 'a', 2, 'b', 3]
+ */
 export function* interleave<T>(...lists: Iterable<T>[]): Generator<T> {
   const iterators = lists.map((list) => list[Symbol.iterator]());
   while (iterators.length > 0) {
@@ -105,6 +138,9 @@ export function* interleave<T>(...lists: Iterable<T>[]): Generator<T> {
 /**
  * The argument text of a call as `arguments-delta` events of `chunk` characters, generated
  * lazily (a 1 MB text in 4-character fragments is 262,144 events, never held at once).
+ *
+ * @example
+ * for (const event of argumentDeltas('c1', JSON.stringify(bigArguments), 16)) store.getState().dispatch(event);
  */
 export function* argumentDeltas(callId: string, text: string, chunk = 4): Generator<ReturnType<typeof toolEvents.delta>> {
   const size = Math.max(1, chunk);
@@ -114,6 +150,9 @@ export function* argumentDeltas(callId: string, text: string, chunk = 4): Genera
 /**
  * Resolves once `predicate` holds for the store's state (checked now and on every change);
  * wait on state, never on time.
+ *
+ * @example
+ * await waitForState(store, (s) => s.calls['c1']?.status === 'settled');
  */
 export function waitForState<S>(
   store: { getState(): S; subscribe(listener: (state: S) => void): () => void },

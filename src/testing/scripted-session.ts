@@ -10,7 +10,12 @@
 import type { ToolSession, ToolSessionStatus } from '../core/session';
 import type { AppToolCallMessage, ClientMessage, ToolResult } from '../core/wire';
 
-/** A call the script makes; `turnId` defaults to `'turn-1'`, `epoch` to the session's current epoch. */
+/**
+ * A call the script makes; `turnId` defaults to `'turn-1'`, `epoch` to the session's current epoch.
+ *
+ * @example
+ * const result = await session.callTool({ callId: 'a1', name: 'set_title', arguments: { title: 'Hi' } } satisfies ScriptedCall);
+ */
 export interface ScriptedCall {
   callId: string;
   name: string;
@@ -22,6 +27,9 @@ export interface ScriptedCall {
 /**
  * One step of a script. Steps are plain data, so helpers can build lists of them
  * (see {@link step}); `run` is the escape hatch for anything else.
+ *
+ * @example
+ * const script: ScriptStep[] = [step.emit(e.start('c1')), step.delay(100), step.call({ callId: 'a1', name: 'set_title', arguments: { title: 'Hi' } }), step.waitForResult('a1')];
  */
 export type ScriptStep =
   | { kind: 'emit'; event: unknown }
@@ -71,6 +79,12 @@ export const step = {
   run: (run: (session: ScriptedSession) => void | Promise<void>): ScriptStep => ({ kind: 'run', run }),
 } as const;
 
+/**
+ * Options of {@link createScriptedSession}.
+ *
+ * @example
+ * const session = createScriptedSession({ script, speed: Infinity, capabilities: [] } satisfies ScriptedSessionOptions); // a preview-only server
+ */
 export interface ScriptedSessionOptions {
   /** What `play()` plays. */
   script?: readonly ScriptStep[];
@@ -91,6 +105,15 @@ export interface ScriptedSessionOptions {
   onSend?: (message: ClientMessage, session: ScriptedSession) => void;
 }
 
+/**
+ * A `ToolSession` driven by a script or by hand, recording what the page sends: for tests, stories and demos.
+ *
+ * @example
+ * const session: ScriptedSession = createScriptedSession();
+ * session.emit(e.start('c1', { name: 'search' }));
+ * const result = await session.callTool({ callId: 'a1', name: 'set_title', arguments: { title: 'Hi' } });
+ * session.sent // every message the page sent back
+ */
 export interface ScriptedSession extends ToolSession {
   readonly status: ToolSessionStatus;
   readonly capabilities: readonly string[];

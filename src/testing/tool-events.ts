@@ -22,6 +22,15 @@ import type {
 
 type Extra = { seq?: number };
 
+/**
+ * Builders for every wire event, with defaults for what a test does not care about (`name: 'tool'`, `turnId: 'turn-1'`).
+ *
+ * @example
+ * const e = toolEvents;
+ * store.getState().dispatch(e.start('c1', { name: 'search', turnId: 't1' }));
+ * store.getState().dispatch(e.delta('c1', '{"q":"cats"}'));
+ * store.getState().dispatch(e.settled('c1', true));
+ */
 export const toolEvents = {
   start: (
     callId: string,
@@ -90,6 +99,11 @@ export const toolEvents = {
 /**
  * The events of one whole call: start, the argument text cut into fragments, complete, and
  * an outcome. `chunk` is the fragment length (default 4).
+ *
+ * @example
+ * for (const event of callEvents('c1', { name: 'search', arguments: { q: 'cats' }, outcome: { ok: false, code: 'TIMEOUT' } })) {
+ *   store.getState().dispatch(event);
+ * }
  */
 export function callEvents(
   callId: string,
