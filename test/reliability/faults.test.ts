@@ -1,0 +1,496 @@
+// @vitest-environment node
+/**
+ * Fault tests (issue 8, item 4): the real reference server, the real client adapter
+ * (`toolgate/client` over `ws`) and the kit wired as a page wires it (store, app-tool host bound
+ * to the session, confirmation controller on the session's room, the server's approval gate), in
+ * Node. Each fault has its expected, documented outcome (docs/guarantees.md), and after each the
+ * server's own record is read: every event delivered once, every app-tool call answered exactly
+ * once and run at most once, no result ignored as a repeat or as late, and every effect in the
+ * room done once (a write with a lost answer is never retried blindly).
+ *
+ * The browser e2e suite (`test/e2e`) drives the demo through some of these faults; here the kit
+ * itself is checked against the server's records, without a browser.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import {
+  bindAppToolHost,
+  connectApprovalGate,
+  createAppToolHost,
+  createConfirmationController,
+  createToolStreamStore,
+  ToolError,
+  type AppToolContext,
+  type ConfirmationController,
+  type ConfirmationOutcome,
+  type ToolCall,
+  type ToolDescriptor,
+} from 'toolgate/core';
+import { connectReferenceSession, type ReferenceSession } from 'toolgate/client';
+import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server/server';
+import type { Script } from '../../server/scripts';
+
+/* --------------------------------------------------------------------- page */
+
+interface AppToolSpec {
+  name: string;
+  run: (args: Record<string, unknown>, ctx: AppToolContext) => unknown;
+}
+
+interface PageOptions {
+  tools?: AppToolSpec[];
+  /** The client's own limit for an app-tool call (the host's timeoutMs). */
+  hostTimeoutMs?: number;
+  roomTimeoutMs?: number;
+  /** A person at the screen: what they do with each request under review. */
+  person?: (controller: ConfirmationController) => void;
+}
+
+/** What a page holds, and what it saw. */
+interface Page {
+  session: ReferenceSession;
+  store: ReturnType<typeof createToolStreamStore>;
+  host: ReturnType<typeof createAppToolHost>;
+  controller: ConfirmationController;
+  /** Every event the session delivered, in order. */
+  events: Record<string, unknown>[];
+  /** The client's reports (frames it could not use, repeats, refusals). */
+  clientErrors: string[];
+  /** The store's reports (rejected events). */
+  storeErrors: string[];
+  /** How many times each app-tool call ran here. */
+  runs: Map<string, number>;
+  statuses: string[];
+}
+
+let server: ReferenceServer | undefined;
+const pages: Page[] = [];
+
+afterEach(async () => {
+  for (const page of pages.splice(0)) {
+    page.host.close();
+    page.session.close();
+  }
+  await server?.close();
+  server = undefined;
+});
+
+async function start(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  server = await startReferenceServer({ port: 0, speed: Infinity, ...options });
+  return server;
+}
+
+function openPage(options: PageOptions = {}): Page {
+  const clientErrors: string[] = [];
+  const storeErrors: string[] = [];
+  const session = connectReferenceSession((server as ReferenceServer).url, {
+    WebSocket,
+    reconnect: { initialDelayMs: 10, maxDelayMs: 50 },
+    roomTimeoutMs: options.roomTimeoutMs ?? 5_000,
+    onError: (reason) => clientErrors.push(reason),
+  });
+  const store = createToolStreamStore({ onError: (reason) => storeErrors.push(reason) });
+  const events: Record<string, unknown>[] = [];
+  session.subscribe((event) => {
+    events.push(event as Record<string, unknown>);
+    store.getState().dispatch(event);
+  });
+  const statuses: string[] = [session.status];
+  session.onStatusChange((status) => statuses.push(status));
+  const host = createAppToolHost({ timeoutMs: options.hostTimeoutMs ?? 10_000 });
+  const runs = new Map<string, number>();
+  for (const tool of options.tools ?? []) {
+    host.register<Record<string, unknown>>({
+      name: tool.name,
+      run: (args, ctx) => {
+        runs.set(ctx.callId, (runs.get(ctx.callId) ?? 0) + 1);
+        return tool.run(args, ctx);
+      },
+    });
+  }
+  const controller = createConfirmationController({ room: session.room });
+  bindAppToolHost(session, host, { onError: (error) => clientErrors.push(String(error)) });
+  connectApprovalGate(session, controller, { calls: store });
+  if (options.person) options.person(controller);
+  const page: Page = { session, store, host, controller, events, clientErrors, storeErrors, runs, statuses };
+  pages.push(page);
+  return page;
+}
+
+/** A person who approves whatever is shown for review, and asks the application's check when the outcome is unknown. */
+function approvesAndChecks(controller: ConfirmationController): void {
+  controller.subscribe((state) => {
+    const current = state.current;
+    if (current?.status === 'reviewing') queueMicrotask(() => controller.approve({ requestId: current.id }));
+    if (current?.status === 'uncertain' && current.can.check) queueMicrotask(() => controller.check({ requestId: current.id }));
+  });
+}
+
+/** Wait, polling state (never a fixed time), until `check` holds. */
+async function until<T>(check: () => T, what: string, timeoutMs = 8_000): Promise<Exclude<T, false | null | undefined>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== false && value !== null && value !== undefined) return value as Exclude<T, false | null | undefined>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const turnEnded = (page: Page, turnId: string) => page.events.find((e) => e.type === 'turn.ended' && e.turnId === turnId);
+
+/* ---------------------------------------------------------- the server's record */
+
+/**
+ * Nothing lost, nothing done twice, as the server recorded it:
+ * - the page received exactly the session's event log, in order (no gap, no repeat);
+ * - every app-tool call the server sent has exactly one result (unless the session closed first),
+ *   and ran at most once in the page;
+ * - no tool.result was ignored (a repeat, a late answer for a finished call, a stale epoch);
+ * - no confirmation was used by two accepted effects.
+ */
+function expectNothingLostNothingTwice(page: Page, options: { closed?: boolean } = {}): void {
+  const srv = server as ReferenceServer;
+  const sessionId = page.session.sessionId as string;
+  const session = srv.session(sessionId);
+  expect(session).toBeDefined();
+  const log = session!.events();
+  expect(page.events.filter((e) => typeof e.seq === 'number').map((e) => e.seq)).toEqual(log.map((e) => e.seq));
+  const appCalls = log.filter((e) => e.type === 'tool.call').map((e) => e.callId as string);
+  expect(new Set(appCalls).size).toBe(appCalls.length);
+  for (const callId of appCalls) {
+    if (!options.closed) expect(session!.results.has(callId), `a result for ${callId}`).toBe(true);
+    expect(page.runs.get(callId) ?? 0, `runs of ${callId}`).toBeLessThanOrEqual(1);
+  }
+  expect(srv.ignored.filter((r) => r.sessionId === sessionId && r.message === 'tool.result')).toEqual([]);
+  const accepted = srv.effects.filter((e) => e.sessionId === sessionId && e.outcome === 'accepted' && e.confirmationId !== undefined);
+  expect(new Set(accepted.map((e) => e.confirmationId)).size).toBe(accepted.length);
+}
+
+/** Each call shown once, with the argument text the server streamed for it. */
+function expectStoreMatchesLog(page: Page): void {
+  const log = (server as ReferenceServer).session(page.session.sessionId as string)!.events();
+  const state = page.store.getState();
+  const started = log.filter((e) => e.type === 'tool.stream' && e.phase === 'start').map((e) => e.callId as string);
+  expect(state.order).toEqual(started);
+  for (const callId of started) {
+    const text = log
+      .filter((e) => e.type === 'tool.stream' && e.phase === 'arguments-delta' && e.callId === callId)
+      .map((e) => e.delta as string)
+      .join('');
+    const call = state.calls[callId] as ToolCall;
+    expect(call.argumentsText, `text of ${callId}`).toBe(text);
+    const last = log.filter((e) => e.type === 'tool.stream' && e.callId === callId).at(-1)!;
+    if (last.phase === 'settled' || last.phase === 'cancelled' || last.phase === 'failed') expect(call.status).toBe(last.phase);
+  }
+}
+
+const SET_TITLE = { name: 'set_title', run: () => null };
+const INSERT_TEXT = { name: 'insert_text', run: () => 'inserted' };
+
+/* -------------------------------------------------------------------- tests */
+
+describe('fault: a dropped invoke response', () => {
+  it('ends a write uncertain, never retries it, and lets the application check find the one effect (write script)', async () => {
+    await start();
+    const outcomes: ConfirmationOutcome[] = [];
+    let page!: Page;
+    const sendInvoice: AppToolSpec = {
+      name: 'send_invoice',
+      async run(args, { signal, callId }) {
+        const { tools } = await page.session.room.describeTools();
+        const tool = tools.find((t) => t.name === 'send_invoice')!;
+        const descriptor: Partial<ToolDescriptor> = { effect: tool.effect, risk: tool.risk, requiresConfirmation: tool.requiresConfirmation, requiredAction: tool.requiredAction };
+        const outcome = await page.controller.request({
+          toolName: 'send_invoice',
+          arguments: args,
+          descriptor,
+          callId,
+          signal,
+          onResult: (result) => outcomes.push(result),
+          // The application's own check (seed 002): the room's record of effects for this confirmation.
+          checkOutcome: async ({ confirmationId }) => {
+            const effects = await page.session.room.listEffects({ toolName: 'send_invoice', confirmationId: confirmationId ?? '' });
+            const done = effects.find((e) => e.outcome === 'accepted');
+            return done ? { status: 'done', output: done.result } : { status: 'not-done' };
+          },
+        });
+        if (outcome.status === 'done') return outcome.output;
+        throw new ToolError('REJECTED', outcome.status);
+      },
+    };
+    page = openPage({ tools: [sendInvoice], roomTimeoutMs: 300, person: approvesAndChecks });
+    await page.session.ready;
+    page.session.injectFault({ fault: 'drop-invoke-response' });
+    const turnId = page.session.startTurn('write');
+    await until(() => turnEnded(page, turnId), 'the write turn to end');
+
+    // The documented outcome: uncertain first (no answer within the time limit), then done by the
+    // application's check; the kit itself sent exactly one confirmTool and one invokeTool.
+    expect(outcomes.map((o) => o.status)).toEqual(['uncertain', 'done']);
+    const effects = server!.effects.filter((e) => e.toolName === 'send_invoice');
+    expect(effects).toEqual([expect.objectContaining({ outcome: 'accepted', responseDropped: true })]);
+    expect(server!.traces.filter((t) => t.type === 'tool.completed' && t.toolName === 'send_invoice')).toHaveLength(1);
+    const callId = page.events.find((e) => e.type === 'tool.call')!.callId as string;
+    expect(server!.session(page.session.sessionId!)!.results.get(callId)).toMatchObject({ ok: true });
+    expectNothingLostNothingTwice(page);
+  });
+
+  it('ends a read failed (its outcome unknown), retried only when a person asks: the read runs twice, visibly', async () => {
+    await start();
+    const page = openPage({ roomTimeoutMs: 300 });
+    await page.session.ready;
+    page.session.injectFault({ fault: 'drop-invoke-response' });
+    const outcomes: ConfirmationOutcome[] = [];
+    const done = page.controller.request({
+      toolName: 'lookup_customer',
+      arguments: { customerId: 'c_100' },
+      descriptor: { effect: 'read', risk: 'low', requiresConfirmation: true },
+      onResult: (outcome) => outcomes.push(outcome),
+    });
+    await until(() => page.controller.getState().current?.status === 'reviewing', 'the read to be shown');
+    page.controller.approve();
+    await until(() => page.controller.getState().current?.status === 'failed', 'the lost read to fail');
+    expect(server!.effects.filter((e) => e.toolName === 'lookup_customer')).toHaveLength(1); // nothing retried by itself
+    expect(page.controller.getState().current?.can.retry).toBe(true);
+    page.controller.retry();
+    await expect(done).resolves.toMatchObject({ status: 'done' });
+    expect(outcomes.map((o) => o.status)).toEqual(['failed', 'done']);
+    expect(server!.effects.filter((e) => e.toolName === 'lookup_customer').map((e) => e.responseDropped ?? false)).toEqual([true, false]);
+  });
+});
+
+describe('fault: disconnect and resume mid-stream', () => {
+  it('delivers every event once, runs and answers every app call once, across three dropped connections in two turns', async () => {
+    await start({ speed: 1, tokenDelayMs: 1 });
+    const page = openPage({ tools: [SET_TITLE, INSERT_TEXT] });
+    await page.session.ready;
+    const sessionId = page.session.sessionId!;
+    // Drop the socket three times while the turn streams and calls app tools; the session goes on
+    // without it and the resume replays exactly what was missed.
+    let drops = 0;
+    page.session.onFrame((frame) => {
+      // (A frame already in flight from a socket the server has just dropped finds none to drop.)
+      if (typeof frame.seq === 'number' && frame.seq % 9 === 0 && drops < 3 && server!.dropConnection(sessionId)) drops += 1;
+    });
+    const parallel = page.session.startTurn('parallel');
+    await until(() => turnEnded(page, parallel), 'the parallel turn to end');
+    const edit = page.session.startTurn('edit');
+    await until(() => turnEnded(page, edit), 'the edit turn to end');
+
+    expect(drops).toBe(3);
+    expect(page.statuses.filter((s) => s === 'reconnecting')).toHaveLength(3);
+    expect(page.statuses).not.toContain('closed');
+    expect(page.session.sessionId).toBe(sessionId);
+    expectNothingLostNothingTwice(page);
+    expectStoreMatchesLog(page);
+    expect([...server!.session(sessionId)!.results.values()].every((r) => r.ok)).toBe(true);
+    expect(page.runs.size).toBe(4); // set_title in parallel, then set_title and insert_text twice
+  });
+
+  it('sends the result of an app call that finished while the connection was down, once, after the resume', async () => {
+    await start();
+    let page!: Page;
+    const slowTitle: AppToolSpec = {
+      name: 'set_title',
+      async run() {
+        server!.dropConnection(page.session.sessionId!);
+        await until(() => page.session.status === 'reconnecting', 'the connection to drop');
+        return 'titled while offline';
+      },
+    };
+    page = openPage({ tools: [slowTitle, INSERT_TEXT] });
+    await page.session.ready;
+    const turnId = page.session.startTurn('edit');
+    await until(() => turnEnded(page, turnId), 'the edit turn to end');
+    const results = server!.session(page.session.sessionId!)!.results;
+    expect([...results.values()]).toEqual([
+      { ok: true, output: 'titled while offline' },
+      { ok: true, output: 'inserted' },
+      { ok: true, output: 'inserted' },
+    ]);
+    expectNothingLostNothingTwice(page);
+    expectStoreMatchesLog(page);
+  });
+});
+
+describe('fault: the server closes the session mid-stream', () => {
+  it('clears the store, aborts the running app call, sends nothing more and does not reconnect', async () => {
+    await start();
+    let page!: Page;
+    let aborted: AbortSignal | undefined;
+    const title: AppToolSpec = {
+      name: 'set_title',
+      async run(_args, { signal }) {
+        aborted = signal;
+        server!.closeSession(page.session.sessionId!);
+        await new Promise((resolve) => signal.addEventListener('abort', resolve));
+        return 'too late';
+      },
+    };
+    page = openPage({ tools: [title, INSERT_TEXT] });
+    await page.session.ready;
+    page.session.startTurn('edit');
+    await until(() => page.session.status === 'closed', 'the session to close');
+
+    // The documented outcome: `closed` is final. The store drops every call, the host aborts the
+    // running call (its result is never sent), and the client does not try to resume.
+    const state = page.store.getState();
+    expect(state).toMatchObject({ closed: true, order: [] });
+    expect(Object.keys(state.calls)).toEqual([]);
+    expect(aborted?.aborted).toBe(true);
+    expect(page.host.closed).toBe(true);
+    expect(page.statuses.at(-1)).toBe('closed');
+    expect(page.statuses).not.toContain('reconnecting');
+    const session = server!.session(page.session.sessionId!)!;
+    expect(session.closed).toBe(true);
+    expect(session.events().at(-1)).toMatchObject({ type: 'closed', reason: 'server' });
+    expect(page.runs.size).toBe(1); // insert_text never reached the page
+    expectNothingLostNothingTwice(page, { closed: true });
+    // Later events change nothing: a closed store stays empty.
+    page.store.getState().dispatch({ type: 'tool.stream', phase: 'start', callId: 'late', turnId: 't', name: 'x' });
+    expect(page.store.getState()).toBe(state);
+  });
+
+  it('closes mid-argument-stream on the close-session fault: the half-written call is dropped, a new session starts empty', async () => {
+    await start();
+    const page = openPage();
+    await page.session.ready;
+    page.session.injectFault({ fault: 'close-session', afterEvents: 4 });
+    page.session.startTurn('search');
+    await until(() => page.session.status === 'closed', 'the session to close');
+    expect(page.events.some((e) => e.type === 'tool.stream' && e.phase === 'arguments-delta')).toBe(true);
+    expect(page.store.getState()).toMatchObject({ closed: true, order: [] });
+    expectNothingLostNothingTwice(page, { closed: true });
+    const next = openPage();
+    await next.session.ready;
+    expect(next.session.sessionId).not.toBe(page.session.sessionId);
+    expect(next.store.getState().order).toEqual([]);
+  });
+});
+
+describe('fault: malformed frames', () => {
+  /** One app call, so that while it runs the server's last event is its tool.call. */
+  const oneCall: Script = {
+    name: 'one-call',
+    description: 'set_title once',
+    steps: [{ calls: [{ tool: 'set_title', location: 'app', arguments: { title: 'Once' } }] }],
+  };
+
+  it('reports every kind, applies none, and keeps the session and its calls whole', async () => {
+    await start();
+    const page = openPage({ tools: [SET_TITLE, INSERT_TEXT] });
+    await page.session.ready;
+    const turnId = page.session.startTurn('malformed');
+    await until(() => turnEnded(page, turnId), 'the malformed turn to end');
+    for (const frame of ['invalid-json', 'unknown-phase', 'missing-call-id', 'unknown-type', 'not-an-object', 'repeat-seq'] as const) {
+      page.session.injectFault({ fault: 'malformed', frame });
+    }
+    const edit = page.session.startTurn('edit');
+    await until(() => turnEnded(page, edit), 'the edit turn to end');
+
+    expect(page.clientErrors).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/not JSON/),
+        expect.stringMatching(/not a JSON object/),
+        expect.stringMatching(/repeated .* event: seq \d+ was already delivered/),
+      ]),
+    );
+    expect(page.storeErrors).toEqual(expect.arrayContaining([expect.stringMatching(/unknown phase 'rewind'/), expect.stringMatching(/callId must be a non-empty string/)]));
+    expect(Object.values(page.store.getState().calls).map((c) => c.status)).toEqual(['settled', 'settled', 'settled', 'settled']);
+    expect(page.session.status).toBe('open');
+    // Malformed objects with a seq are events of the log too: delivered once, reported, not applied.
+    expectNothingLostNothingTwice(page);
+    expectStoreMatchesLog(page);
+  });
+
+  it('never runs a repeated tool.call twice: the client drops the repeat by its seq', async () => {
+    await start({ scripts: [oneCall] });
+    let page!: Page;
+    const title: AppToolSpec = {
+      name: 'set_title',
+      async run() {
+        // The server sends its last event again, with the same seq: here, this very tool.call.
+        server!.injectFault(page.session.sessionId!, { fault: 'malformed', frame: 'repeat-seq' });
+        await until(() => page.clientErrors.some((r) => /repeated tool\.call event/.test(r)), 'the repeat to arrive');
+        return 'once';
+      },
+    };
+    page = openPage({ tools: [title] });
+    await page.session.ready;
+    const turnId = page.session.startTurn('one-call');
+    await until(() => turnEnded(page, turnId), 'the turn to end');
+    expect([...page.runs.values()]).toEqual([1]);
+    expect([...server!.session(page.session.sessionId!)!.results.values()]).toEqual([{ ok: true, output: 'once' }]);
+    expectNothingLostNothingTwice(page);
+  });
+});
+
+describe('fault: slow app tools pass the time limit', () => {
+  it("answers TIMEOUT at the client's limit, starts the next call at once, and drops the late run's answer", async () => {
+    await start();
+    const committed: string[] = [];
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const deafTitle: AppToolSpec = {
+      name: 'set_title',
+      async run(args) {
+        await sleep(600); // ignores its signal
+        committed.push(`title ${String(args.title)}`); // cooperative cancellation cannot undo this
+        return 'late';
+      },
+    };
+    let inserts = 0;
+    const carefulInsert: AppToolSpec = {
+      name: 'insert_text',
+      async run(args, { signal }) {
+        inserts += 1;
+        await sleep(inserts === 1 ? 600 : 0); // the first one is slow too
+        if (signal.aborted) return null; // checks its signal right before committing: changes nothing
+        committed.push(`text ${String(args.text).slice(0, 12)}`);
+        return 'inserted';
+      },
+    };
+    const page = openPage({ tools: [deafTitle, carefulInsert], hostTimeoutMs: 150 });
+    await page.session.ready;
+    const turnId = page.session.startTurn('edit');
+    await until(() => turnEnded(page, turnId), 'the edit turn to end');
+    await until(() => committed.length === 2, 'the deaf run to wind down', 2_000);
+
+    const session = server!.session(page.session.sessionId!)!;
+    expect([...session.results.values()].map((r) => (r.ok ? 'ok' : r.code))).toEqual(['TIMEOUT', 'TIMEOUT', 'ok']);
+    // The late answer of the deaf run was never sent: no tool.result was ignored as a repeat.
+    expectNothingLostNothingTwice(page);
+    // What a run commits after its abort is the tool's own business (seed 000: cooperative); the
+    // careful one committed nothing once aborted.
+    expect(committed).toHaveLength(2);
+    expect(committed).toEqual(expect.arrayContaining(['title Release notes', 'text \n## Fixes\nNo']));
+    const calls = Object.values(page.store.getState().calls);
+    expect(calls.map((c) => [c.status, c.ok, c.code ?? null])).toEqual([
+      ['settled', false, 'TIMEOUT'],
+      ['settled', false, 'TIMEOUT'],
+      ['settled', true, null],
+    ]);
+  });
+
+  it("aborts the run when the server's own limit passes first, and sends no result after the server's", async () => {
+    await start({ clientToolTimeoutMs: 150 });
+    let signal: AbortSignal | undefined;
+    const slow: AppToolSpec = {
+      name: 'set_title',
+      async run(_args, ctx) {
+        signal = ctx.signal;
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+        return 'after the server gave up';
+      },
+    };
+    const page = openPage({ tools: [slow, INSERT_TEXT], hostTimeoutMs: 60_000 });
+    await page.session.ready;
+    const turnId = page.session.startTurn('edit');
+    await until(() => turnEnded(page, turnId), 'the edit turn to end');
+    expect(signal?.aborted).toBe(true);
+    const session = server!.session(page.session.sessionId!)!;
+    expect([...session.results.values()].map((r) => (r.ok ? 'ok' : r.code))).toEqual(['TIMEOUT', 'ok', 'ok']);
+    expectNothingLostNothingTwice(page);
+    expect(Object.values(page.store.getState().calls)[0]).toMatchObject({ status: 'settled', ok: false, code: 'TIMEOUT' });
+  });
+});
