@@ -533,11 +533,13 @@ export interface TextLog {
  */
 export function createTextLog(): TextLog {
   let head = '';
-  // Reused, never replaced: its capacity stays for the next string.
+  // Reused, never replaced or truncated (setting an array's length is slow): `count` says how
+  // much of it holds pieces of the current text.
   const tail: string[] = [];
+  let count = 0;
   const joined = (): string => {
     // Most strings are a few pieces long; a generic join costs more than concatenating them.
-    switch (tail.length) {
+    switch (count) {
       case 0:
         return head;
       case 1:
@@ -545,24 +547,25 @@ export function createTextLog(): TextLog {
       case 2:
         return head + (tail[0] as string) + (tail[1] as string);
       default:
+        if (tail.length !== count) tail.length = count;
         return head + tail.join('');
     }
   };
   return {
     push(piece) {
-      tail.push(piece);
+      tail[count++] = piece;
     },
     read() {
-      if (tail.length > 0) {
+      if (count > 0) {
         head = joined();
-        tail.length = 0;
+        count = 0;
       }
       return head;
     },
     take() {
       const text = joined();
       head = '';
-      tail.length = 0;
+      count = 0;
       return text;
     },
   };
