@@ -1,10 +1,6 @@
 import { useCallback, useMemo } from 'react';
-import {
-  createConfirmationController,
-  type ConfirmationController,
-  type ConfirmationState,
-  type ConfirmationView,
-} from '../core/confirmation-machine';
+import type { ConfirmationController, ConfirmationState, ConfirmationView } from '../core/confirmation-machine';
+import type { ReadableStore } from './use-store-selector';
 import { useToolgateContext } from './context';
 import { useStoreSelector } from './use-store-selector';
 
@@ -34,8 +30,14 @@ interface Found {
 
 const NONE: Found = { view: null, ahead: 0 };
 const sameFound = (a: Found, b: Found) => a.view === b.view && a.ahead === b.ahead;
-// Stands in outside a provider, so the hook is called unconditionally and finds nothing.
-let empty: ConfirmationController | undefined;
+// Stands in outside a provider, so the hook is called unconditionally and finds nothing. A still
+// store, not a controller: a list or card without a provider does not carry the confirmation flow.
+const STILL: ConfirmationState = Object.freeze({ status: 'idle', current: null, queue: Object.freeze([]), waiting: 0, last: null });
+const NO_CONFIRMATIONS: ReadableStore<ConfirmationState> = {
+  getState: () => STILL,
+  getInitialState: () => STILL,
+  subscribe: () => () => {},
+};
 
 /** Only a request still waiting for its answer counts: once approved it runs, and the card says so through the call. */
 function find(state: ConfirmationState, callId: string): Found {
@@ -59,12 +61,12 @@ function find(state: ConfirmationState, callId: string): Found {
  */
 export function useCallApproval(callId: string, controller?: ConfirmationController): CallApproval | null {
   const context = useToolgateContext();
-  const confirmations = controller ?? context?.confirmations ?? (empty ??= createConfirmationController());
+  const confirmations = controller ?? context?.confirmations;
   const select = useCallback((state: ConfirmationState) => find(state, callId), [callId]);
-  const { view, ahead } = useStoreSelector(confirmations, select, sameFound);
+  const { view, ahead } = useStoreSelector(confirmations ?? NO_CONFIRMATIONS, select, sameFound);
   const id = view?.id;
   return useMemo(() => {
-    if (view === null || id === undefined) return null;
+    if (view === null || id === undefined || confirmations === undefined) return null;
     const target = { requestId: id };
     return {
       request: view,
