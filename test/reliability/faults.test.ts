@@ -219,7 +219,7 @@ describe('fault: a dropped invoke response', () => {
         throw new ToolError('REJECTED', outcome.status);
       },
     };
-    page = openPage({ tools: [sendInvoice], roomTimeoutMs: 300, person: approvesAndChecks });
+    page = openPage({ tools: [sendInvoice], roomTimeoutMs: 600, person: approvesAndChecks });
     await page.session.ready;
     page.session.injectFault({ fault: 'drop-invoke-response' });
     const turnId = page.session.startTurn('write');
@@ -238,7 +238,7 @@ describe('fault: a dropped invoke response', () => {
 
   it('ends a read failed (its outcome unknown), retried only when a person asks: the read runs twice, visibly', async () => {
     await start();
-    const page = openPage({ roomTimeoutMs: 300 });
+    const page = openPage({ roomTimeoutMs: 600 });
     await page.session.ready;
     page.session.injectFault({ fault: 'drop-invoke-response' });
     const outcomes: ConfirmationOutcome[] = [];
