@@ -187,6 +187,20 @@ describe('createArgumentsParser', () => {
       expect(parser.error).toEqual({ reason: `unexpected "'" at 1: JSON strings use double quotes`, offset: 1 });
     });
 
+    it('shows the valid part of a string cut by an error, whether or not it was read before', () => {
+      const text = ['{"s": "line\\n \\"q\\" ', '\\x', ' more'];
+      const unread = createArgumentsParser();
+      const read = createArgumentsParser();
+      for (const delta of text) {
+        unread.append(delta);
+        read.push(delta);
+      }
+      expect(read.value).toEqual({ s: 'line\n "q" ' });
+      expect(unread.value).toEqual(read.value);
+      expect(unread.error).toEqual(read.error);
+      expect(unread.error?.reason).toMatch(/invalid escape '\\x'/);
+    });
+
     it('ignores text after an error but keeps it in `text`', () => {
       const parser = createArgumentsParser();
       parser.push('[1,,');
