@@ -9,6 +9,7 @@ import type { ArgumentsSchema } from './arguments-preview';
 import { cx } from './cx';
 import { ToolCallView } from './tool-call-view';
 import { ToolStatusAnnouncer } from './tool-status-announcer';
+import { callOf } from '../core/reducer';
 
 /**
  * Props of {@link ToolCallList}.
@@ -33,7 +34,11 @@ export interface ToolCallListProps extends Omit<ComponentPropsWithoutRef<'sectio
 }
 
 // [callId, turnId, name] per call, flat, so shallow equality ignores argument fragments.
-const selectIndex = (s: ToolStreamStoreState) => s.order.flatMap((id) => [id, s.calls[id]?.turnId ?? '', s.calls[id]?.name ?? '']);
+const selectIndex = (s: ToolStreamStoreState) =>
+  s.order.flatMap((id) => {
+    const call = callOf(s, id);
+    return [id, call?.turnId ?? '', call?.name ?? ''];
+  });
 const selectClosed = (s: ToolStreamStoreState) => s.closed;
 // A key per store: a new session's calls never take over the views (and their state) of the old one's.
 const storeKeys = new WeakMap<object, number>();

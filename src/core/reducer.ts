@@ -8,7 +8,8 @@
  * after a tool does not invoke it").
  */
 import { isTerminalStatus, nextCallStatus } from './call-lifecycle';
-import { defineOwn, snapshotJson } from './json-value';
+import { callRecord, emptyCallTable, getCall, setCall, type CallTable } from './call-table';
+import { snapshotJson } from './json-value';
 import { applyPreview, previewsCount, type PreviewMode } from './legacy-preview';
 import { appendArguments, createToolCall, resetArguments, settleArguments, updateToolCall, type ToolCall, type ToolCallFields } from './tool-call';
 import { validateToolEvent } from './validate-event';
@@ -100,14 +101,42 @@ export type ToolEventVerdict =
  * state = reduceToolEvent(state, { type: 'tool.stream', phase: 'start', callId: 'c1', turnId: 't1', name: 'search' });
  */
 export function initialToolStreamState(options: ToolStreamStateOptions = {}): ToolStreamState {
-  return {
-    calls: Object.freeze({}),
-    order: Object.freeze([]),
+  return Object.assign(Object.create(STATE) as ToolStreamState, {
+    order: Object.freeze([]) as readonly string[],
     closed: false,
     previewMode: options.previewMode ?? 'auto',
     speaksStream: false,
     lastSeq: undefined,
-  };
+    [TABLE]: emptyCallTable(),
+  });
+}
+
+/** Where a state keeps its calls (see call-table.ts); a symbol, so it stays out of keys and JSON. */
+const TABLE = Symbol('toolgate.calls');
+
+/**
+ * What every state shares: `calls`, built from the state's table when first read (a frozen
+ * record, the same object on every read of that state), and a JSON form that includes it.
+ */
+const STATE = {
+  get calls(): Readonly<Record<string, ToolCall>> {
+    return callRecord(tableOf(this as unknown as ToolStreamState));
+  },
+  toJSON(this: ToolStreamState) {
+    return { ...this, calls: this.calls };
+  },
+};
+
+/** The table of a state; a state made elsewhere (a plain object) gets one built from its record. */
+function tableOf(state: ToolStreamState): CallTable {
+  const own = (state as { [TABLE]?: CallTable })[TABLE];
+  if (own !== undefined) return own;
+  let table = emptyCallTable();
+  for (const id of state.order) {
+    const call = Object.prototype.hasOwnProperty.call(state.calls, id) ? state.calls[id] : undefined;
+    if (call !== undefined) table = setCall(table, call);
+  }
+  return table;
 }
 
 /**
@@ -234,17 +263,18 @@ function judgeStream(state: ToolStreamState, event: ToolStreamEvent, applied: Ju
   return applied;
 }
 
-type Done<S> = (next: Partial<Pick<ToolStreamState, 'calls' | 'order' | 'closed' | 'speaksStream'>>, warning?: string) => { state: S; verdict: ToolEventVerdict };
+type Next = Partial<Pick<ToolStreamState, 'order' | 'closed' | 'speaksStream'>> & { table?: CallTable };
+type Done<S> = (next: Next, warning?: string) => { state: S; verdict: ToolEventVerdict };
 
 const APPLIED: ToolEventVerdict = { outcome: 'applied' };
 
 function apply<S extends ToolStreamState>(state: S, event: ToolEvent, now: number | undefined): { state: S; verdict: ToolEventVerdict } {
   const seq = 'seq' in event && event.seq !== undefined ? event.seq : state.lastSeq;
   const done: Done<S> = (next, warning) => {
-    // Copy, then assign: the spread keeps a store's actions on the state, and V8 copies an
-    // object much faster this way than with overriding keys inside the spread literal.
-    const copy: { -readonly [K in keyof ToolStreamState]: ToolStreamState[K] } = { ...state };
-    if (next.calls !== undefined) copy.calls = next.calls;
+    // Copy every own field (a store's actions too) onto a new state, then change what changed.
+    const copy: { -readonly [K in keyof ToolStreamState]: ToolStreamState[K] } = Object.assign(Object.create(STATE) as ToolStreamState, state);
+    if (next.table !== undefined) (copy as { [TABLE]?: CallTable })[TABLE] = next.table;
+    else if ((state as { [TABLE]?: CallTable })[TABLE] === undefined) (copy as { [TABLE]?: CallTable })[TABLE] = tableOf(state);
     if (next.order !== undefined) copy.order = next.order;
     if (next.closed !== undefined) copy.closed = next.closed;
     if (next.speaksStream !== undefined) copy.speaksStream = next.speaksStream;
@@ -255,13 +285,13 @@ function apply<S extends ToolStreamState>(state: S, event: ToolEvent, now: numbe
   switch (event.type) {
     case 'closed':
       // seed 000: on final close, clear preview state from the public closed event.
-      return done({ calls: initialToolStreamState().calls, order: Object.freeze([]), closed: true });
+      return done({ table: emptyCallTable(), order: Object.freeze([]), closed: true });
     case 'toolgate.interrupt': {
-      let calls = state.calls;
+      let table = tableOf(state);
       for (const call of openCallsOf(state, event.turnId)) {
-        calls = withCall(calls, settleArguments(call, { status: 'cancelled', cancelledBy: 'local', endedAt: now }));
+        table = setCall(table, settleArguments(call, { status: 'cancelled', cancelledBy: 'local', endedAt: now }));
       }
-      return done({ calls });
+      return done({ table });
     }
     case 'tool.preview': {
       const existing = callOf(state, event.callId);
@@ -304,7 +334,7 @@ function applyStream<S extends ToolStreamState>(state: S, event: ToolStreamEvent
   }
 
   const call = callOf(state, event.callId) as ToolCall;
-  const update = (next: ToolCall, warning?: string) => done({ speaksStream: true, calls: withCall(state.calls, next) }, warning);
+  const update = (next: ToolCall, warning?: string) => done({ speaksStream: true, table: setCall(tableOf(state), next) }, warning);
 
   switch (event.phase) {
     case 'arguments-delta': {
@@ -356,7 +386,7 @@ function newWarning(before: ToolCall | undefined, after: ToolCall): string | und
 function openCallsOf(state: ToolStreamState, turnId: string | undefined): ToolCall[] {
   const open: ToolCall[] = [];
   for (const id of state.order) {
-    const call = state.calls[id] as ToolCall;
+    const call = callOf(state, id) as ToolCall;
     if (isTerminalStatus(call.status)) continue;
     // A legacy preview without a turn is cancelled by any interrupt (DESIGN "Legacy previews").
     if (turnId === undefined || call.turnId === turnId || (call.source === 'preview' && call.turnId === undefined)) {
@@ -367,18 +397,9 @@ function openCallsOf(state: ToolStreamState, turnId: string | undefined): ToolCa
 }
 
 /** Put a call in the state: new ones go to the end of `order`; replacements keep their place. */
-function placeCall(state: ToolStreamState, call: ToolCall): Pick<ToolStreamState, 'calls' | 'order'> {
+function placeCall(state: ToolStreamState, call: ToolCall): { table: CallTable; order: readonly string[] } {
   const known = callOf(state, call.callId) !== undefined;
-  return { calls: withCall(state.calls, call), order: known ? state.order : Object.freeze([...state.order, call.callId]) };
-}
-
-function withCall(calls: Readonly<Record<string, ToolCall>>, call: ToolCall): Readonly<Record<string, ToolCall>> {
-  // A plain object: a record without a prototype would be safer to index, but V8 keeps such
-  // objects in slow dictionary mode and this copy runs on every event. Look calls up with
-  // `callOf`; `defineOwn` keeps even '__proto__' an ordinary key.
-  const next: Record<string, ToolCall> = { ...calls };
-  defineOwn(next, call.callId, call);
-  return Object.freeze(next);
+  return { table: setCall(tableOf(state), call), order: known ? state.order : Object.freeze([...state.order, call.callId]) };
 }
 
 /**
@@ -388,6 +409,8 @@ function withCall(calls: Readonly<Record<string, ToolCall>>, call: ToolCall): Re
  * const call = callOf(state, callIdFromUrl); // never Object.prototype's 'constructor'
  */
 export function callOf(state: Pick<ToolStreamState, 'calls'>, callId: string): ToolCall | undefined {
+  const table = (state as { [TABLE]?: CallTable })[TABLE];
+  if (table !== undefined) return getCall(table, callId);
   return Object.prototype.hasOwnProperty.call(state.calls, callId) ? state.calls[callId] : undefined;
 }
 

@@ -106,11 +106,11 @@ export function createToolStreamStore(options: ToolStreamStoreOptions = {}): Too
       if (verdict.outcome === 'rejected') onError?.(verdict.reason, event, verdict.issue);
       else if (verdict.outcome === 'applied' && verdict.warning !== undefined) onError?.(verdict.warning, event, 'invalid-arguments');
     };
-    return {
-      ...initialToolStreamState(options),
+    // Assigned onto the initial state, not spread: its calls come from a prototype (the reducer's).
+    return Object.assign(initialToolStreamState(options), {
       dispatch: reduce,
-      interrupt: (turnId) => reduce(turnId === undefined ? { type: 'toolgate.interrupt' } : { type: 'toolgate.interrupt', turnId }),
-    };
+      interrupt: (turnId?: string) => reduce(turnId === undefined ? { type: 'toolgate.interrupt' } : { type: 'toolgate.interrupt', turnId }),
+    });
   });
 
   if (options.devtools) attachDevtools(base, options.devtools === true ? {} : options.devtools);

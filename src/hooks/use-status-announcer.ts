@@ -3,6 +3,7 @@ import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
 import { useToolgateStore } from './context';
 import { statusText, useLabels } from './labels';
 import { systemClock, type ToolgateClock } from './use-now';
+import { callOf } from '../core/reducer';
 
 /**
  * Options of {@link useStatusAnnouncer}.
@@ -42,7 +43,7 @@ export function useStatusAnnouncer(options: UseStatusAnnouncerOptions = {}): str
     const seen = new Map<string, string>();
     const note = (state: ToolStreamStoreState, queue?: Map<string, string>) => {
       for (const id of state.order) {
-        const call = state.calls[id];
+        const call = callOf(state, id);
         if (!call || call.status === 'streaming') continue;
         const text = statusText(labelsRef.current, call);
         if (seen.get(id) !== text) queue?.set(id, labelsRef.current.announce(call.name, text));

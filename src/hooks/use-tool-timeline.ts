@@ -3,6 +3,7 @@ import type { ToolCall } from '../core/tool-call';
 import { callOutcome, type ToolCallOutcome } from './labels';
 import { useNow, type ToolgateClock } from './use-now';
 import { useToolCalls } from './use-tool-call';
+import { callOf } from '../core/reducer';
 
 /**
  * One call on the timeline: when it started, was issued and ended, as times and as fractions of the axis.
@@ -59,7 +60,7 @@ const sameRows = (a: readonly ToolCall[], b: readonly ToolCall[]) =>
     const y = b[i] as ToolCall;
     return x.callId === y.callId && x.status === y.status && x.ok === y.ok && x.startedAt === y.startedAt && x.issuedAt === y.issuedAt && x.endedAt === y.endedAt && x.lateOutcome === y.lateOutcome;
   });
-const selectCalls = (s: ToolStreamStoreState) => s.order.map((id) => s.calls[id] as ToolCall);
+const selectCalls = (s: ToolStreamStoreState) => s.order.map((id) => callOf(s, id) as ToolCall);
 
 /**
  * The session's calls laid out on one time axis: when each started, how long its arguments took

@@ -347,6 +347,29 @@ describe('purity: older states never change', () => {
     expect(Object.isFrozen(call(s).partialArguments)).toBe(true);
   });
 
+  it('keeps both branches right when an older state is reduced again with another new call', () => {
+    const a = run([e.start('c1')]);
+    const b1 = reduceToolEvent(a, e.start('c2'));
+    const b2 = reduceToolEvent(a, e.start('c3'));
+    const b3 = reduceToolEvent(b1, e.start('c4'));
+    expect(Object.keys(a.calls)).toEqual(['c1']);
+    expect(Object.keys(b1.calls)).toEqual(['c1', 'c2']);
+    expect(Object.keys(b2.calls)).toEqual(['c1', 'c3']);
+    expect(Object.keys(b3.calls)).toEqual(['c1', 'c2', 'c4']);
+    expect([callOf(b2, 'c2'), callOf(b1, 'c3'), callOf(a, 'c2')]).toEqual([undefined, undefined, undefined]);
+    expect(b2.order).toEqual(['c1', 'c3']);
+  });
+
+  it('gives the same frozen calls record on every read of a state, and puts it in the JSON form', () => {
+    const s = run([e.start('c1', { name: 'search' }), e.start('__proto__')]);
+    expect(s.calls).toBe(s.calls);
+    expect(Object.isFrozen(s.calls)).toBe(true);
+    expect(Object.keys(s.calls)).toEqual(['c1', '__proto__']);
+    const json = JSON.parse(JSON.stringify(s)) as { calls: Record<string, { name: string }>; order: string[] };
+    expect(json.order).toEqual(['c1', '__proto__']);
+    expect(json.calls.c1?.name).toBe('search');
+  });
+
   it('keeps unchanged calls identical between states, so views of other calls can skip work', () => {
     const s1 = run([e.start('a'), e.start('b'), e.delta('a', '{')]);
     const s2 = reduceToolEvent(s1, e.delta('b', '{'));
