@@ -105,6 +105,8 @@ interface Frame {
   obj: Record<string, unknown>;
   /** The completed key whose value is being read (objects). */
   key: string | undefined;
+  /** `obj` has an own `__proto__` key, which `Object.assign` would turn into a prototype. */
+  protoKey: boolean;
   /** Bumped whenever a completed child is added, to know when `snap` is stale. */
   version: number;
   snap: unknown;
@@ -115,6 +117,7 @@ interface Frame {
 const LITERALS = { t: 'true', f: 'false', n: 'null' } as const;
 const LITERAL_VALUES: Record<string, boolean | null> = { true: true, false: false, null: null };
 const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const HEX_RE = /[0-9a-fA-F]/;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
@@ -155,164 +158,300 @@ export interface ArgumentsParserOptions {
  * parser.complete // true
  */
 export function createArgumentsParser(options: ArgumentsParserOptions = {}): ArgumentsParser {
-  const keepText = options.keepText ?? true;
+  return new IncrementalParser(options.keepText ?? true);
+}
+
+/**
+ * The parser's state and steps. A class, not closures: every call of a session gets a parser,
+ * and methods on one prototype keep the optimised code of one parser valid for the next (fresh
+ * closures per parser made V8 throw that code away and start again for every call).
+ */
+class IncrementalParser implements ArgumentsParser {
   // Text is kept as a list of fragments joined on read: concatenating each fragment would build
   // a long-lived rope of one node per fragment, which costs more in garbage collection than the
   // parse itself.
-  const textLog = createTextLog();
-  let offset = 0; // characters consumed before the current fragment
-  let mode: Mode = Mode.Value;
-  let error: ArgumentsParseError | undefined;
-  const stack: Frame[] = [];
-  let root: unknown;
-  let complete = false;
+  private readonly textLog: TextLog | undefined;
+  private offset = 0; // characters consumed before the current fragment
+  private mode: Mode = Mode.Value;
+  private err: ArgumentsParseError | undefined = undefined;
+  private readonly stack: Frame[] = [];
+  private root: unknown = undefined;
+  private done = false;
 
   // The token being read.
-  let strIsKey = false;
-  const str = createTextLog(); // the string's decoded text so far
-  let strEndsHigh = false; // the decoded text ends with a high surrogate whose pair may follow
-  let escape: string | undefined; // an escape being read, without its backslash ("u00")
-  let pendingHigh = -1; // a \uD8xx escape waiting to see whether a low surrogate escape follows
-  let numText = '';
-  let literal = ''; // the literal being matched ('true' | 'false' | 'null')
-  let literalAt = 0; // letters of it matched so far
+  private strIsKey = false;
+  private readonly str: TextLog = new PieceLog(); // the string's decoded text so far
+  // A high surrogate that ended the decoded text so far, held out of `str` until the next
+  // character: its low half may come in the next fragment, and a preview never shows half a pair.
+  private heldHigh = '';
+  private escape: string | undefined = undefined; // an escape being read, without its backslash ("u00")
+  private pendingHigh = -1; // a \uD8xx escape waiting to see whether a low surrogate escape follows
+  private numText = '';
+  private literal = ''; // the literal being matched ('true' | 'false' | 'null')
+  private literalAt = 0; // letters of it matched so far
 
   // The snapshot cache: valid until the next fragment changes something.
-  let dirty = true;
-  let snapshot: unknown;
+  private dirty = true;
+  private snapshot: unknown = undefined;
 
-  const fail = (reason: string, at: number) => {
+  constructor(keepText: boolean) {
+    this.textLog = keepText ? new PieceLog() : undefined;
+  }
+
+  push(delta: string): unknown {
+    this.append(delta);
+    return this.value;
+  }
+
+  append(delta: string): void {
+    this.textLog?.push(delta);
+    if (this.err === undefined && delta.length > 0) {
+      this.consume(delta);
+      this.dirty = true;
+    }
+    this.offset += delta.length;
+  }
+
+  end(): unknown {
+    if (this.err === undefined) {
+      if (this.mode === Mode.Number && this.stack.length === 0) this.finishNumber(this.offset);
+      if (this.err === undefined && !this.done) {
+        this.fail(
+          this.mode === Mode.Value && this.stack.length === 0
+            ? 'the text holds no JSON value'
+            : `the text ended at ${this.offset} before the JSON value was complete`,
+          this.offset,
+        );
+      }
+      this.dirty = true;
+    }
+    return this.value;
+  }
+
+  get value(): unknown {
+    if (this.dirty) {
+      this.snapshot = this.build();
+      this.dirty = false;
+    }
+    return this.snapshot;
+  }
+
+  get path(): ArgumentsPath | undefined {
+    if (this.stack.length === 0) return undefined;
+    const path: (string | number)[] = [];
+    for (const f of this.stack) {
+      if (f.isArray) path.push(f.items.length);
+      else if (f.key !== undefined) path.push(f.key);
+      else break;
+    }
+    return path;
+  }
+
+  get text(): string {
+    return this.textLog === undefined ? '' : this.textLog.read();
+  }
+
+  get error(): ArgumentsParseError | undefined {
+    return this.err;
+  }
+
+  get complete(): boolean {
+    return this.done;
+  }
+
+  private fail(reason: string, at: number): void {
     // The mode stays as it was, so the preview still shows the valid text before `at`.
-    error = { reason, offset: at };
-  };
+    this.err = { reason, offset: at };
+  }
 
-  const completeValue = (v: unknown) => {
-    const frame = stack[stack.length - 1];
+  private completeValue(v: unknown): void {
+    const frame = this.stack[this.stack.length - 1];
     if (frame === undefined) {
-      root = v;
-      complete = true;
-      mode = Mode.Done;
+      this.root = v;
+      this.done = true;
+      this.mode = Mode.Done;
       return;
     }
     if (frame.isArray) frame.items.push(v);
-    else defineOwn(frame.obj, frame.key as string, v);
+    else {
+      defineOwn(frame.obj, frame.key as string, v);
+      if (frame.key === '__proto__') frame.protoKey = true;
+    }
     frame.key = undefined;
     frame.version++;
-    mode = Mode.AfterValue;
-  };
+    this.mode = Mode.AfterValue;
+  }
 
-  const openFrame = (isArray: boolean) => {
-    stack.push({
+  private openFrame(isArray: boolean): void {
+    this.stack.push({
       isArray,
       items: isArray ? [] : (undefined as never),
       obj: isArray ? (undefined as never) : {},
       key: undefined,
+      protoKey: false,
       version: 0,
       snap: undefined,
       snapVersion: -1,
       snapChild: NOTHING,
     });
-    mode = isArray ? Mode.ArrayFirst : Mode.ObjectFirst;
-  };
+    this.mode = isArray ? Mode.ArrayFirst : Mode.ObjectFirst;
+  }
 
-  const closeFrame = () => {
-    const frame = stack.pop() as Frame;
-    completeValue(Object.freeze(frame.isArray ? frame.items : frame.obj));
-  };
+  private closeFrame(): void {
+    const frame = this.stack.pop() as Frame;
+    this.completeValue(Object.freeze(frame.isArray ? frame.items : frame.obj));
+  }
 
-  const appendDecoded = (s: string) => {
-    str.push(s);
-    strEndsHigh = isHighSurrogate(s.charCodeAt(s.length - 1));
-  };
-
-  const flushPendingHigh = () => {
-    if (pendingHigh >= 0) {
-      appendDecoded(String.fromCharCode(pendingHigh));
-      pendingHigh = -1;
+  private appendDecoded(s: string): void {
+    if (this.heldHigh !== '') {
+      s = this.heldHigh + s;
+      this.heldHigh = '';
     }
-  };
+    if (isHighSurrogate(s.charCodeAt(s.length - 1))) {
+      this.heldHigh = s[s.length - 1] as string;
+      if (s.length === 1) return;
+      s = s.slice(0, -1);
+    }
+    this.str.push(s);
+  }
 
-  const finishString = () => {
-    flushPendingHigh();
-    const s = str.take();
-    strEndsHigh = false;
-    if (strIsKey) {
-      (stack[stack.length - 1] as Frame).key = s;
-      mode = Mode.Colon;
+  private flushPendingHigh(): void {
+    if (this.pendingHigh >= 0) {
+      this.appendDecoded(String.fromCharCode(this.pendingHigh));
+      this.pendingHigh = -1;
+    }
+  }
+
+  private finishString(): void {
+    this.flushPendingHigh();
+    if (this.heldHigh !== '') {
+      // A lone high surrogate at the end of the string is kept, as JSON.parse keeps it.
+      this.str.push(this.heldHigh);
+      this.heldHigh = '';
+    }
+    const s = this.str.take();
+    if (this.strIsKey) {
+      (this.stack[this.stack.length - 1] as Frame).key = s;
+      this.mode = Mode.Colon;
     } else {
-      completeValue(s);
+      this.completeValue(s);
     }
-  };
+  }
 
-  const finishNumber = (at: number) => {
+  private finishNumber(at: number): void {
+    const numText = this.numText;
     if (!NUMBER_RE.test(numText)) {
-      fail(`'${numText}' at ${at - numText.length} is not a valid JSON number`, at - numText.length);
+      this.fail(`'${numText}' at ${at - numText.length} is not a valid JSON number`, at - numText.length);
       return;
     }
-    const n = Number(numText);
-    numText = '';
-    completeValue(n);
-  };
+    this.numText = '';
+    this.completeValue(Number(numText));
+  }
 
   /** Start a value at character `ch`, or fail when none can start there. */
-  const startValue = (ch: string, c: number, at: number): void => {
+  private startValue(ch: string, c: number, at: number): void {
     if (c === 34) {
-      mode = Mode.String;
-      strIsKey = false;
-    } else if (c === 123) openFrame(false);
-    else if (c === 91) openFrame(true);
+      this.mode = Mode.String;
+      this.strIsKey = false;
+    } else if (c === 123) this.openFrame(false);
+    else if (c === 91) this.openFrame(true);
     else if (c === 45 || (c >= 48 && c <= 57)) {
-      mode = Mode.Number;
-      numText = ch;
+      this.mode = Mode.Number;
+      this.numText = ch;
     } else if (ch === 't' || ch === 'f' || ch === 'n') {
-      mode = Mode.Literal;
-      literal = LITERALS[ch];
-      literalAt = 1;
-    } else if (ch === "'") fail(`unexpected ${describeChar(ch)} at ${at}: JSON strings use double quotes`, at);
-    else fail(`unexpected ${describeChar(ch)} at ${at} where a value was expected`, at);
-  };
+      this.mode = Mode.Literal;
+      this.literal = LITERALS[ch];
+      this.literalAt = 1;
+    } else if (ch === "'") this.fail(`unexpected ${describeChar(ch)} at ${at}: JSON strings use double quotes`, at);
+    else this.fail(`unexpected ${describeChar(ch)} at ${at} where a value was expected`, at);
+  }
 
-  const consume = (s: string) => {
+  /** An escape's next character (after the backslash, or a hex digit of `\uXXXX`). */
+  private escapeChar(ch: string, at: number): void {
+    const escape = this.escape as string;
+    if (escape === '') {
+      if (ch === 'u') {
+        this.escape = 'u';
+        return;
+      }
+      const decoded = ESCAPES[ch];
+      if (decoded === undefined) {
+        this.fail(`invalid escape '\\${ch}' at ${at - 1}`, at - 1);
+        return;
+      }
+      this.flushPendingHigh();
+      this.appendDecoded(decoded);
+      this.escape = undefined;
+      return;
+    }
+    if (!HEX_RE.test(ch)) {
+      this.fail(`invalid unicode escape '\\${escape}${ch}' at ${at - escape.length - 1}`, at);
+      return;
+    }
+    const hex = escape + ch;
+    if (hex.length < 5) {
+      this.escape = hex;
+      return;
+    }
+    const code = parseInt(hex.slice(1), 16);
+    this.escape = undefined;
+    if (this.pendingHigh >= 0 && isLowSurrogate(code)) {
+      this.appendDecoded(String.fromCharCode(this.pendingHigh, code));
+      this.pendingHigh = -1;
+    } else {
+      this.flushPendingHigh();
+      // Hold a high surrogate back: its low half may be the next escape.
+      if (isHighSurrogate(code)) this.pendingHigh = code;
+      else this.appendDecoded(String.fromCharCode(code));
+    }
+  }
+
+  /** A structural character (outside any token) at `at`. */
+  private structural(ch: string, c: number, at: number): void {
+    switch (this.mode) {
+      case Mode.Value:
+        this.startValue(ch, c, at);
+        break;
+      case Mode.ArrayFirst:
+        if (c === 93) this.closeFrame();
+        else this.startValue(ch, c, at);
+        break;
+      case Mode.ObjectFirst:
+      case Mode.Key:
+        if (c === 34) {
+          this.mode = Mode.String;
+          this.strIsKey = true;
+        } else if (c === 125 && this.mode === Mode.ObjectFirst) this.closeFrame();
+        else if (ch === "'") this.fail(`unexpected "'" at ${at}: JSON strings use double quotes`, at);
+        else if (c === 125) this.fail(`unexpected '}' at ${at} after ',': a key was expected`, at);
+        else this.fail(`unexpected ${describeChar(ch)} at ${at} where a key in double quotes was expected`, at);
+        break;
+      case Mode.Colon:
+        if (c === 58) this.mode = Mode.Value;
+        else this.fail(`unexpected ${describeChar(ch)} at ${at} where ':' was expected after a key`, at);
+        break;
+      case Mode.AfterValue: {
+        const frame = this.stack[this.stack.length - 1] as Frame;
+        if (c === 44) this.mode = frame.isArray ? Mode.Value : Mode.Key;
+        else if (c === (frame.isArray ? 93 : 125)) this.closeFrame();
+        else this.fail(`unexpected ${describeChar(ch)} at ${at} where ',' or '${frame.isArray ? ']' : '}'}' was expected`, at);
+        break;
+      }
+      case Mode.Done:
+        this.fail(`unexpected ${describeChar(ch)} at ${at} after the end of the JSON value`, at);
+        break;
+    }
+  }
+
+  private consume(s: string): void {
     const n = s.length;
     let i = 0;
-    while (i < n && error === undefined) {
+    while (i < n && this.err === undefined) {
       const c = s.charCodeAt(i);
-      switch (mode) {
+      switch (this.mode) {
         case Mode.String: {
-          if (escape !== undefined) {
-            const ch = s[i] as string;
-            if (escape === '') {
-              if (ch === 'u') escape = 'u';
-              else {
-                const decoded = ESCAPES[ch];
-                if (decoded === undefined) {
-                  fail(`invalid escape '\\${ch}' at ${offset + i - 1}`, offset + i - 1);
-                  break;
-                }
-                flushPendingHigh();
-                appendDecoded(decoded);
-                escape = undefined;
-              }
-            } else {
-              if (!/[0-9a-fA-F]/.test(ch)) {
-                fail(`invalid unicode escape '\\${escape}${ch}' at ${offset + i - escape.length - 1}`, offset + i);
-                break;
-              }
-              escape += ch;
-              if (escape.length === 5) {
-                const code = parseInt(escape.slice(1), 16);
-                escape = undefined;
-                if (pendingHigh >= 0 && isLowSurrogate(code)) {
-                  appendDecoded(String.fromCharCode(pendingHigh, code));
-                  pendingHigh = -1;
-                } else {
-                  flushPendingHigh();
-                  // Hold a high surrogate back: its low half may be the next escape.
-                  if (isHighSurrogate(code)) pendingHigh = code;
-                  else appendDecoded(String.fromCharCode(code));
-                }
-              }
-            }
+          if (this.escape !== undefined) {
+            this.escapeChar(s[i] as string, this.offset + i);
             i++;
             break;
           }
@@ -324,107 +463,69 @@ export function createArgumentsParser(options: ArgumentsParserOptions = {}): Arg
             j++;
           }
           if (j > i) {
-            flushPendingHigh();
-            appendDecoded(i === 0 && j === n ? s : s.slice(i, j));
+            this.flushPendingHigh();
+            this.appendDecoded(i === 0 && j === n ? s : s.slice(i, j));
             i = j;
             break;
           }
-          if (c === 34) {
-            finishString();
-          } else if (c === 92) {
-            escape = '';
-          } else {
-            fail(`raw control character ${describeChar(s[i] as string)} inside a string at ${offset + i}: it must be escaped`, offset + i);
+          if (c === 34) this.finishString();
+          else if (c === 92) this.escape = '';
+          else {
+            this.fail(`raw control character ${describeChar(s[i] as string)} inside a string at ${this.offset + i}: it must be escaped`, this.offset + i);
             break;
           }
           i++;
           break;
         }
         case Mode.Number: {
-          if (isNumberChar(c)) {
-            numText += s[i];
-            i++;
-          } else {
-            // The character after the number is read again, in the mode that follows it.
-            finishNumber(offset + i);
+          // The digits of this fragment at once; the character after the number is read again,
+          // in the mode that follows it.
+          let j = i;
+          while (j < n && isNumberChar(s.charCodeAt(j))) j++;
+          if (j > i) {
+            this.numText += i === 0 && j === n ? s : s.slice(i, j);
+            i = j;
           }
+          if (i < n) this.finishNumber(this.offset + i);
           break;
         }
         case Mode.Literal: {
           const ch = s[i] as string;
-          if (ch !== literal[literalAt]) {
-            fail(`unexpected ${describeChar(ch)} at ${offset + i} in '${literal}'`, offset + i);
+          if (ch !== this.literal[this.literalAt]) {
+            this.fail(`unexpected ${describeChar(ch)} at ${this.offset + i} in '${this.literal}'`, this.offset + i);
             break;
           }
-          literalAt++;
+          this.literalAt++;
           i++;
-          if (literalAt === literal.length) completeValue(LITERAL_VALUES[literal]);
+          if (this.literalAt === this.literal.length) this.completeValue(LITERAL_VALUES[this.literal]);
           break;
         }
         default: {
-          if (isWhitespace(c)) {
-            i++;
-            break;
-          }
-          const ch = s[i] as string;
-          const at = offset + i;
+          if (!isWhitespace(c)) this.structural(s[i] as string, c, this.offset + i);
           i++;
-          switch (mode) {
-            case Mode.Value:
-              startValue(ch, c, at);
-              break;
-            case Mode.ArrayFirst:
-              if (c === 93) closeFrame();
-              else startValue(ch, c, at);
-              break;
-            case Mode.ObjectFirst:
-            case Mode.Key:
-              if (c === 34) {
-                mode = Mode.String;
-                strIsKey = true;
-              } else if (c === 125 && mode === Mode.ObjectFirst) closeFrame();
-              else if (ch === "'") fail(`unexpected "'" at ${at}: JSON strings use double quotes`, at);
-              else if (c === 125) fail(`unexpected '}' at ${at} after ',': a key was expected`, at);
-              else fail(`unexpected ${describeChar(ch)} at ${at} where a key in double quotes was expected`, at);
-              break;
-            case Mode.Colon:
-              if (c === 58) mode = Mode.Value;
-              else fail(`unexpected ${describeChar(ch)} at ${at} where ':' was expected after a key`, at);
-              break;
-            case Mode.AfterValue: {
-              const frame = stack[stack.length - 1] as Frame;
-              if (c === 44) mode = frame.isArray ? Mode.Value : Mode.Key;
-              else if (c === (frame.isArray ? 93 : 125)) closeFrame();
-              else fail(`unexpected ${describeChar(ch)} at ${at} where ',' or '${frame.isArray ? ']' : '}'}' was expected`, at);
-              break;
-            }
-            case Mode.Done:
-              fail(`unexpected ${describeChar(ch)} at ${at} after the end of the JSON value`, at);
-              break;
-          }
         }
       }
     }
-  };
+  }
 
   /** The partial value of the token being read, for the innermost open container (or the root). */
-  const tokenPreview = (): Maybe => {
-    if (mode === Mode.String && !strIsKey) {
-      // Never show half of a surrogate pair whose other half is still to come.
-      const s = str.read();
-      return strEndsHigh ? s.slice(0, -1) : s;
+  private tokenPreview(): Maybe {
+    if (this.mode === Mode.String && !this.strIsKey) {
+      // A trailing high surrogate is held out of `str` (see `heldHigh`): no half pair shows.
+      return this.str.read();
     }
-    if (mode === Mode.Literal) return LITERAL_VALUES[literal];
+    if (this.mode === Mode.Literal) return LITERAL_VALUES[this.literal];
     return NOTHING;
-  };
+  }
 
-  const build = (): unknown => {
+  private build(): unknown {
+    const stack = this.stack;
     if (stack.length === 0) {
-      if (complete) return root;
-      const t = tokenPreview();
+      if (this.done) return this.root;
+      const t = this.tokenPreview();
       return t === NOTHING ? undefined : t;
     }
-    let child = tokenPreview();
+    let child = this.tokenPreview();
     for (let k = stack.length - 1; k >= 0; k--) {
       const f = stack[k] as Frame;
       if (f.snapVersion === f.version && f.snapChild === child) {
@@ -436,7 +537,10 @@ export function createArgumentsParser(options: ArgumentsParserOptions = {}): Arg
         // concat allocates the copy at its final length (slice then push would grow it again).
         out = Object.freeze(child === NOTHING ? f.items.slice() : f.items.concat([child]));
       } else {
-        const o: Record<string, unknown> = { ...f.obj };
+        // Object.assign, not a spread: V8 gives a spread copy a map that turns slow (about five
+        // times the cost) when the open key is then added and the object frozen. A spread only
+        // for an own '__proto__', which Object.assign would set as the prototype.
+        const o: Record<string, unknown> = f.protoKey ? { ...f.obj } : Object.assign({}, f.obj);
         if (child !== NOTHING && f.key !== undefined) defineOwn(o, f.key, child);
         out = Object.freeze(o);
       }
@@ -446,63 +550,7 @@ export function createArgumentsParser(options: ArgumentsParserOptions = {}): Arg
       child = out;
     }
     return child;
-  };
-
-  return {
-    push(delta) {
-      this.append(delta);
-      return this.value;
-    },
-    append(delta) {
-      if (keepText) textLog.push(delta);
-      if (error === undefined && delta.length > 0) {
-        consume(delta);
-        dirty = true;
-      }
-      offset += delta.length;
-    },
-    end() {
-      if (error === undefined) {
-        if (mode === Mode.Number && stack.length === 0) finishNumber(offset);
-        if (error === undefined && !complete) {
-          fail(
-            mode === Mode.Value && stack.length === 0
-              ? 'the text holds no JSON value'
-              : `the text ended at ${offset} before the JSON value was complete`,
-            offset,
-          );
-        }
-        dirty = true;
-      }
-      return this.value;
-    },
-    get value() {
-      if (dirty) {
-        snapshot = build();
-        dirty = false;
-      }
-      return snapshot;
-    },
-    get path() {
-      if (stack.length === 0) return undefined;
-      const path: (string | number)[] = [];
-      for (const f of stack) {
-        if (f.isArray) path.push(f.items.length);
-        else if (f.key !== undefined) path.push(f.key);
-        else break;
-      }
-      return path;
-    },
-    get text() {
-      return textLog.read();
-    },
-    get error() {
-      return error;
-    },
-    get complete() {
-      return complete;
-    },
-  };
+  }
 }
 
 /**
@@ -532,12 +580,44 @@ export interface TextLog {
  * const text = log.read();
  */
 export function createTextLog(): TextLog {
-  let head = '';
+  return new PieceLog();
+}
+
+/** Pieces a text log holds before it joins them into its head. */
+const CHUNK_PIECES = 1024;
+
+class PieceLog implements TextLog {
+  private head = '';
   // Reused, never replaced or truncated (setting an array's length is slow): `count` says how
   // much of it holds pieces of the current text.
-  const tail: string[] = [];
-  let count = 0;
-  const joined = (): string => {
+  private readonly tail: string[] = [];
+  private count = 0;
+
+  push(piece: string): void {
+    this.tail[this.count++] = piece;
+    // Fold a long run of pieces into the head: the pieces array stays short (a large array of
+    // young strings costs the garbage collector more than one joined chunk), and the head is a
+    // rope of one node per chunk, not per piece.
+    if (this.count === CHUNK_PIECES) this.read();
+  }
+
+  read(): string {
+    if (this.count > 0) {
+      this.head = this.joined();
+      this.count = 0;
+    }
+    return this.head;
+  }
+
+  take(): string {
+    const text = this.joined();
+    this.head = '';
+    this.count = 0;
+    return text;
+  }
+
+  private joined(): string {
+    const { head, tail, count } = this;
     // Most strings are a few pieces long; a generic join costs more than concatenating them.
     switch (count) {
       case 0:
@@ -547,26 +627,8 @@ export function createTextLog(): TextLog {
       case 2:
         return head + (tail[0] as string) + (tail[1] as string);
       default:
-        if (tail.length !== count) tail.length = count;
-        return head + tail.join('');
+        // Only the first `count` slots are this text's (see `tail`).
+        return head + (tail.length === count ? tail : tail.slice(0, count)).join('');
     }
-  };
-  return {
-    push(piece) {
-      tail[count++] = piece;
-    },
-    read() {
-      if (count > 0) {
-        head = joined();
-        count = 0;
-      }
-      return head;
-    },
-    take() {
-      const text = joined();
-      head = '';
-      count = 0;
-      return text;
-    },
-  };
+  }
 }

@@ -126,6 +126,31 @@ describe('createArgumentsParser', () => {
       }
     });
 
+    // Each string of a preview is a prefix of the final one, ending on a high surrogate only when
+    // the final string is that very string.
+    const expectNoHalfPair = (preview: unknown, final: unknown): void => {
+      if (typeof preview === 'string') {
+        expect(typeof final === 'string' && final.startsWith(preview)).toBe(true);
+        if (/[\ud800-\udbff]$/.test(preview)) expect(preview).toBe(final);
+      } else if (preview !== null && typeof preview === 'object') {
+        for (const [key, value] of Object.entries(preview)) expectNoHalfPair(value, (final as Record<string, unknown>)[key]);
+      }
+    };
+
+    it('holds a high surrogate that ends a fragment until the next one, whatever follows it', () => {
+      // Raw pairs split across fragments, a raw high surrogate before an escaped low one, and lone
+      // raw surrogates at the end of a string: every split point, previews then the final value.
+      const texts = ['{"e": "a😀b😀"}', '["\ud83d\\ude00", "x\ud800", "\ud800"]', '{"k😀": "\ud83d"}'];
+      for (const text of texts) {
+        for (let cut = 1; cut < text.length; cut++) {
+          const { parser, previews } = stream([text.slice(0, cut), text.slice(cut)]);
+          const final: unknown = JSON.parse(text);
+          for (const preview of previews) expectNoHalfPair(preview, final);
+          expect(parser.value).toEqual(final);
+        }
+      }
+    });
+
     it('keeps a lone surrogate escape, as JSON.parse does', () => {
       const text = '["\\ud800x", "\\udc00"]';
       const parser = createArgumentsParser();
@@ -199,6 +224,26 @@ describe('createArgumentsParser', () => {
       expect(unread.value).toEqual(read.value);
       expect(unread.error).toEqual(read.error);
       expect(unread.error?.reason).toMatch(/invalid escape '\\x'/);
+    });
+
+    it('keeps the whole text and a long string exact across thousands of fragments, read at any point', () => {
+      // Pieces are folded together in chunks as they pile up: reads before, at and after a fold.
+      const body = Array.from({ length: 5000 }, (_, i) => `w${i % 10}`).join('');
+      const text = JSON.stringify({ body, n: 1 });
+      const parser = createArgumentsParser();
+      let sent = '';
+      for (let i = 0, k = 0; i < text.length; i += 2, k++) {
+        const piece = text.slice(i, i + 2);
+        parser.push(piece);
+        sent += piece;
+        if (k % 997 === 0 || k === 1023 || k === 1024 || k === 2048) {
+          expect(parser.text).toBe(sent);
+          const shown = (parser.value as { body?: string } | undefined)?.body;
+          if (shown !== undefined) expect(body.startsWith(shown)).toBe(true);
+        }
+      }
+      expect(parser.text).toBe(text);
+      expect(parser.value).toEqual({ body, n: 1 });
     });
 
     it('ignores text after an error but keeps it in `text`', () => {
