@@ -170,32 +170,32 @@ class IncrementalParser implements ArgumentsParser {
   // Text is kept as a list of fragments joined on read: concatenating each fragment would build
   // a long-lived rope of one node per fragment, which costs more in garbage collection than the
   // parse itself.
-  private readonly textLog: TextLog | undefined;
-  private offset = 0; // characters consumed before the current fragment
-  private mode: Mode = Mode.Value;
-  private err: ArgumentsParseError | undefined = undefined;
-  private readonly stack: Frame[] = [];
-  private root: unknown = undefined;
-  private done = false;
+  readonly #textLog: TextLog | undefined;
+  #offset = 0; // characters consumed before the current fragment
+  #mode: Mode = Mode.Value;
+  #err: ArgumentsParseError | undefined = undefined;
+  readonly #stack: Frame[] = [];
+  #root: unknown = undefined;
+  #done = false;
 
   // The token being read.
-  private strIsKey = false;
-  private readonly str: TextLog = new PieceLog(); // the string's decoded text so far
+  #strIsKey = false;
+  readonly #str: TextLog = new PieceLog(); // the string's decoded text so far
   // A high surrogate that ended the decoded text so far, held out of `str` until the next
   // character: its low half may come in the next fragment, and a preview never shows half a pair.
-  private heldHigh = '';
-  private escape: string | undefined = undefined; // an escape being read, without its backslash ("u00")
-  private pendingHigh = -1; // a \uD8xx escape waiting to see whether a low surrogate escape follows
-  private numText = '';
-  private literal = ''; // the literal being matched ('true' | 'false' | 'null')
-  private literalAt = 0; // letters of it matched so far
+  #heldHigh = '';
+  #escape: string | undefined = undefined; // an escape being read, without its backslash ("u00")
+  #pendingHigh = -1; // a \uD8xx escape waiting to see whether a low surrogate escape follows
+  #numText = '';
+  #literal = ''; // the literal being matched ('true' | 'false' | 'null')
+  #literalAt = 0; // letters of it matched so far
 
   // The snapshot cache: valid until the next fragment changes something.
-  private dirty = true;
-  private snapshot: unknown = undefined;
+  #dirty = true;
+  #snapshot: unknown = undefined;
 
   constructor(keepText: boolean) {
-    this.textLog = keepText ? new PieceLog() : undefined;
+    this.#textLog = keepText ? new PieceLog() : undefined;
   }
 
   push(delta: string): unknown {
@@ -204,42 +204,42 @@ class IncrementalParser implements ArgumentsParser {
   }
 
   append(delta: string): void {
-    this.textLog?.push(delta);
-    if (this.err === undefined && delta.length > 0) {
-      this.consume(delta);
-      this.dirty = true;
+    this.#textLog?.push(delta);
+    if (this.#err === undefined && delta.length > 0) {
+      this.#consume(delta);
+      this.#dirty = true;
     }
-    this.offset += delta.length;
+    this.#offset += delta.length;
   }
 
   end(): unknown {
-    if (this.err === undefined) {
-      if (this.mode === Mode.Number && this.stack.length === 0) this.finishNumber(this.offset);
-      if (this.err === undefined && !this.done) {
-        this.fail(
-          this.mode === Mode.Value && this.stack.length === 0
+    if (this.#err === undefined) {
+      if (this.#mode === Mode.Number && this.#stack.length === 0) this.#finishNumber(this.#offset);
+      if (this.#err === undefined && !this.#done) {
+        this.#fail(
+          this.#mode === Mode.Value && this.#stack.length === 0
             ? 'the text holds no JSON value'
-            : `the text ended at ${this.offset} before the JSON value was complete`,
-          this.offset,
+            : `the text ended at ${this.#offset} before the JSON value was complete`,
+          this.#offset,
         );
       }
-      this.dirty = true;
+      this.#dirty = true;
     }
     return this.value;
   }
 
   get value(): unknown {
-    if (this.dirty) {
-      this.snapshot = this.build();
-      this.dirty = false;
+    if (this.#dirty) {
+      this.#snapshot = this.#build();
+      this.#dirty = false;
     }
-    return this.snapshot;
+    return this.#snapshot;
   }
 
   get path(): ArgumentsPath | undefined {
-    if (this.stack.length === 0) return undefined;
+    if (this.#stack.length === 0) return undefined;
     const path: (string | number)[] = [];
-    for (const f of this.stack) {
+    for (const f of this.#stack) {
       if (f.isArray) path.push(f.items.length);
       else if (f.key !== undefined) path.push(f.key);
       else break;
@@ -248,28 +248,28 @@ class IncrementalParser implements ArgumentsParser {
   }
 
   get text(): string {
-    return this.textLog === undefined ? '' : this.textLog.read();
+    return this.#textLog === undefined ? '' : this.#textLog.read();
   }
 
   get error(): ArgumentsParseError | undefined {
-    return this.err;
+    return this.#err;
   }
 
   get complete(): boolean {
-    return this.done;
+    return this.#done;
   }
 
-  private fail(reason: string, at: number): void {
+  #fail(reason: string, at: number): void {
     // The mode stays as it was, so the preview still shows the valid text before `at`.
-    this.err = { reason, offset: at };
+    this.#err = { reason, offset: at };
   }
 
-  private completeValue(v: unknown): void {
-    const frame = this.stack[this.stack.length - 1];
+  #completeValue(v: unknown): void {
+    const frame = this.#stack[this.#stack.length - 1];
     if (frame === undefined) {
-      this.root = v;
-      this.done = true;
-      this.mode = Mode.Done;
+      this.#root = v;
+      this.#done = true;
+      this.#mode = Mode.Done;
       return;
     }
     if (frame.isArray) frame.items.push(v);
@@ -279,11 +279,11 @@ class IncrementalParser implements ArgumentsParser {
     }
     frame.key = undefined;
     frame.version++;
-    this.mode = Mode.AfterValue;
+    this.#mode = Mode.AfterValue;
   }
 
-  private openFrame(isArray: boolean): void {
-    this.stack.push({
+  #openFrame(isArray: boolean): void {
+    this.#stack.push({
       isArray,
       items: isArray ? [] : (undefined as never),
       obj: isArray ? (undefined as never) : {},
@@ -294,164 +294,164 @@ class IncrementalParser implements ArgumentsParser {
       snapVersion: -1,
       snapChild: NOTHING,
     });
-    this.mode = isArray ? Mode.ArrayFirst : Mode.ObjectFirst;
+    this.#mode = isArray ? Mode.ArrayFirst : Mode.ObjectFirst;
   }
 
-  private closeFrame(): void {
-    const frame = this.stack.pop() as Frame;
-    this.completeValue(Object.freeze(frame.isArray ? frame.items : frame.obj));
+  #closeFrame(): void {
+    const frame = this.#stack.pop() as Frame;
+    this.#completeValue(Object.freeze(frame.isArray ? frame.items : frame.obj));
   }
 
-  private appendDecoded(s: string): void {
-    if (this.heldHigh !== '') {
-      s = this.heldHigh + s;
-      this.heldHigh = '';
+  #appendDecoded(s: string): void {
+    if (this.#heldHigh !== '') {
+      s = this.#heldHigh + s;
+      this.#heldHigh = '';
     }
     if (isHighSurrogate(s.charCodeAt(s.length - 1))) {
-      this.heldHigh = s[s.length - 1] as string;
+      this.#heldHigh = s[s.length - 1] as string;
       if (s.length === 1) return;
       s = s.slice(0, -1);
     }
-    this.str.push(s);
+    this.#str.push(s);
   }
 
-  private flushPendingHigh(): void {
-    if (this.pendingHigh >= 0) {
-      this.appendDecoded(String.fromCharCode(this.pendingHigh));
-      this.pendingHigh = -1;
+  #flushPendingHigh(): void {
+    if (this.#pendingHigh >= 0) {
+      this.#appendDecoded(String.fromCharCode(this.#pendingHigh));
+      this.#pendingHigh = -1;
     }
   }
 
-  private finishString(): void {
-    this.flushPendingHigh();
-    if (this.heldHigh !== '') {
+  #finishString(): void {
+    this.#flushPendingHigh();
+    if (this.#heldHigh !== '') {
       // A lone high surrogate at the end of the string is kept, as JSON.parse keeps it.
-      this.str.push(this.heldHigh);
-      this.heldHigh = '';
+      this.#str.push(this.#heldHigh);
+      this.#heldHigh = '';
     }
-    const s = this.str.take();
-    if (this.strIsKey) {
-      (this.stack[this.stack.length - 1] as Frame).key = s;
-      this.mode = Mode.Colon;
+    const s = this.#str.take();
+    if (this.#strIsKey) {
+      (this.#stack[this.#stack.length - 1] as Frame).key = s;
+      this.#mode = Mode.Colon;
     } else {
-      this.completeValue(s);
+      this.#completeValue(s);
     }
   }
 
-  private finishNumber(at: number): void {
-    const numText = this.numText;
+  #finishNumber(at: number): void {
+    const numText = this.#numText;
     if (!NUMBER_RE.test(numText)) {
-      this.fail(`'${numText}' at ${at - numText.length} is not a valid JSON number`, at - numText.length);
+      this.#fail(`'${numText}' at ${at - numText.length} is not a valid JSON number`, at - numText.length);
       return;
     }
-    this.numText = '';
-    this.completeValue(Number(numText));
+    this.#numText = '';
+    this.#completeValue(Number(numText));
   }
 
   /** Start a value at character `ch`, or fail when none can start there. */
-  private startValue(ch: string, c: number, at: number): void {
+  #startValue(ch: string, c: number, at: number): void {
     if (c === 34) {
-      this.mode = Mode.String;
-      this.strIsKey = false;
-    } else if (c === 123) this.openFrame(false);
-    else if (c === 91) this.openFrame(true);
+      this.#mode = Mode.String;
+      this.#strIsKey = false;
+    } else if (c === 123) this.#openFrame(false);
+    else if (c === 91) this.#openFrame(true);
     else if (c === 45 || (c >= 48 && c <= 57)) {
-      this.mode = Mode.Number;
-      this.numText = ch;
+      this.#mode = Mode.Number;
+      this.#numText = ch;
     } else if (ch === 't' || ch === 'f' || ch === 'n') {
-      this.mode = Mode.Literal;
-      this.literal = LITERALS[ch];
-      this.literalAt = 1;
-    } else if (ch === "'") this.fail(`unexpected ${describeChar(ch)} at ${at}: JSON strings use double quotes`, at);
-    else this.fail(`unexpected ${describeChar(ch)} at ${at} where a value was expected`, at);
+      this.#mode = Mode.Literal;
+      this.#literal = LITERALS[ch];
+      this.#literalAt = 1;
+    } else if (ch === "'") this.#fail(`unexpected ${describeChar(ch)} at ${at}: JSON strings use double quotes`, at);
+    else this.#fail(`unexpected ${describeChar(ch)} at ${at} where a value was expected`, at);
   }
 
   /** An escape's next character (after the backslash, or a hex digit of `\uXXXX`). */
-  private escapeChar(ch: string, at: number): void {
-    const escape = this.escape as string;
+  #escapeChar(ch: string, at: number): void {
+    const escape = this.#escape as string;
     if (escape === '') {
       if (ch === 'u') {
-        this.escape = 'u';
+        this.#escape = 'u';
         return;
       }
       const decoded = ESCAPES[ch];
       if (decoded === undefined) {
-        this.fail(`invalid escape '\\${ch}' at ${at - 1}`, at - 1);
+        this.#fail(`invalid escape '\\${ch}' at ${at - 1}`, at - 1);
         return;
       }
-      this.flushPendingHigh();
-      this.appendDecoded(decoded);
-      this.escape = undefined;
+      this.#flushPendingHigh();
+      this.#appendDecoded(decoded);
+      this.#escape = undefined;
       return;
     }
     if (!HEX_RE.test(ch)) {
-      this.fail(`invalid unicode escape '\\${escape}${ch}' at ${at - escape.length - 1}`, at);
+      this.#fail(`invalid unicode escape '\\${escape}${ch}' at ${at - escape.length - 1}`, at);
       return;
     }
     const hex = escape + ch;
     if (hex.length < 5) {
-      this.escape = hex;
+      this.#escape = hex;
       return;
     }
     const code = parseInt(hex.slice(1), 16);
-    this.escape = undefined;
-    if (this.pendingHigh >= 0 && isLowSurrogate(code)) {
-      this.appendDecoded(String.fromCharCode(this.pendingHigh, code));
-      this.pendingHigh = -1;
+    this.#escape = undefined;
+    if (this.#pendingHigh >= 0 && isLowSurrogate(code)) {
+      this.#appendDecoded(String.fromCharCode(this.#pendingHigh, code));
+      this.#pendingHigh = -1;
     } else {
-      this.flushPendingHigh();
+      this.#flushPendingHigh();
       // Hold a high surrogate back: its low half may be the next escape.
-      if (isHighSurrogate(code)) this.pendingHigh = code;
-      else this.appendDecoded(String.fromCharCode(code));
+      if (isHighSurrogate(code)) this.#pendingHigh = code;
+      else this.#appendDecoded(String.fromCharCode(code));
     }
   }
 
   /** A structural character (outside any token) at `at`. */
-  private structural(ch: string, c: number, at: number): void {
-    switch (this.mode) {
+  #structural(ch: string, c: number, at: number): void {
+    switch (this.#mode) {
       case Mode.Value:
-        this.startValue(ch, c, at);
+        this.#startValue(ch, c, at);
         break;
       case Mode.ArrayFirst:
-        if (c === 93) this.closeFrame();
-        else this.startValue(ch, c, at);
+        if (c === 93) this.#closeFrame();
+        else this.#startValue(ch, c, at);
         break;
       case Mode.ObjectFirst:
       case Mode.Key:
         if (c === 34) {
-          this.mode = Mode.String;
-          this.strIsKey = true;
-        } else if (c === 125 && this.mode === Mode.ObjectFirst) this.closeFrame();
-        else if (ch === "'") this.fail(`unexpected "'" at ${at}: JSON strings use double quotes`, at);
-        else if (c === 125) this.fail(`unexpected '}' at ${at} after ',': a key was expected`, at);
-        else this.fail(`unexpected ${describeChar(ch)} at ${at} where a key in double quotes was expected`, at);
+          this.#mode = Mode.String;
+          this.#strIsKey = true;
+        } else if (c === 125 && this.#mode === Mode.ObjectFirst) this.#closeFrame();
+        else if (ch === "'") this.#fail(`unexpected "'" at ${at}: JSON strings use double quotes`, at);
+        else if (c === 125) this.#fail(`unexpected '}' at ${at} after ',': a key was expected`, at);
+        else this.#fail(`unexpected ${describeChar(ch)} at ${at} where a key in double quotes was expected`, at);
         break;
       case Mode.Colon:
-        if (c === 58) this.mode = Mode.Value;
-        else this.fail(`unexpected ${describeChar(ch)} at ${at} where ':' was expected after a key`, at);
+        if (c === 58) this.#mode = Mode.Value;
+        else this.#fail(`unexpected ${describeChar(ch)} at ${at} where ':' was expected after a key`, at);
         break;
       case Mode.AfterValue: {
-        const frame = this.stack[this.stack.length - 1] as Frame;
-        if (c === 44) this.mode = frame.isArray ? Mode.Value : Mode.Key;
-        else if (c === (frame.isArray ? 93 : 125)) this.closeFrame();
-        else this.fail(`unexpected ${describeChar(ch)} at ${at} where ',' or '${frame.isArray ? ']' : '}'}' was expected`, at);
+        const frame = this.#stack[this.#stack.length - 1] as Frame;
+        if (c === 44) this.#mode = frame.isArray ? Mode.Value : Mode.Key;
+        else if (c === (frame.isArray ? 93 : 125)) this.#closeFrame();
+        else this.#fail(`unexpected ${describeChar(ch)} at ${at} where ',' or '${frame.isArray ? ']' : '}'}' was expected`, at);
         break;
       }
       case Mode.Done:
-        this.fail(`unexpected ${describeChar(ch)} at ${at} after the end of the JSON value`, at);
+        this.#fail(`unexpected ${describeChar(ch)} at ${at} after the end of the JSON value`, at);
         break;
     }
   }
 
-  private consume(s: string): void {
+  #consume(s: string): void {
     const n = s.length;
     let i = 0;
-    while (i < n && this.err === undefined) {
+    while (i < n && this.#err === undefined) {
       const c = s.charCodeAt(i);
-      switch (this.mode) {
+      switch (this.#mode) {
         case Mode.String: {
-          if (this.escape !== undefined) {
-            this.escapeChar(s[i] as string, this.offset + i);
+          if (this.#escape !== undefined) {
+            this.#escapeChar(s[i] as string, this.#offset + i);
             i++;
             break;
           }
@@ -463,15 +463,15 @@ class IncrementalParser implements ArgumentsParser {
             j++;
           }
           if (j > i) {
-            this.flushPendingHigh();
-            this.appendDecoded(i === 0 && j === n ? s : s.slice(i, j));
+            this.#flushPendingHigh();
+            this.#appendDecoded(i === 0 && j === n ? s : s.slice(i, j));
             i = j;
             break;
           }
-          if (c === 34) this.finishString();
-          else if (c === 92) this.escape = '';
+          if (c === 34) this.#finishString();
+          else if (c === 92) this.#escape = '';
           else {
-            this.fail(`raw control character ${describeChar(s[i] as string)} inside a string at ${this.offset + i}: it must be escaped`, this.offset + i);
+            this.#fail(`raw control character ${describeChar(s[i] as string)} inside a string at ${this.#offset + i}: it must be escaped`, this.#offset + i);
             break;
           }
           i++;
@@ -483,25 +483,25 @@ class IncrementalParser implements ArgumentsParser {
           let j = i;
           while (j < n && isNumberChar(s.charCodeAt(j))) j++;
           if (j > i) {
-            this.numText += i === 0 && j === n ? s : s.slice(i, j);
+            this.#numText += i === 0 && j === n ? s : s.slice(i, j);
             i = j;
           }
-          if (i < n) this.finishNumber(this.offset + i);
+          if (i < n) this.#finishNumber(this.#offset + i);
           break;
         }
         case Mode.Literal: {
           const ch = s[i] as string;
-          if (ch !== this.literal[this.literalAt]) {
-            this.fail(`unexpected ${describeChar(ch)} at ${this.offset + i} in '${this.literal}'`, this.offset + i);
+          if (ch !== this.#literal[this.#literalAt]) {
+            this.#fail(`unexpected ${describeChar(ch)} at ${this.#offset + i} in '${this.#literal}'`, this.#offset + i);
             break;
           }
-          this.literalAt++;
+          this.#literalAt++;
           i++;
-          if (this.literalAt === this.literal.length) this.completeValue(LITERAL_VALUES[this.literal]);
+          if (this.#literalAt === this.#literal.length) this.#completeValue(LITERAL_VALUES[this.#literal]);
           break;
         }
         default: {
-          if (!isWhitespace(c)) this.structural(s[i] as string, c, this.offset + i);
+          if (!isWhitespace(c)) this.#structural(s[i] as string, c, this.#offset + i);
           i++;
         }
       }
@@ -509,23 +509,23 @@ class IncrementalParser implements ArgumentsParser {
   }
 
   /** The partial value of the token being read, for the innermost open container (or the root). */
-  private tokenPreview(): Maybe {
-    if (this.mode === Mode.String && !this.strIsKey) {
+  #tokenPreview(): Maybe {
+    if (this.#mode === Mode.String && !this.#strIsKey) {
       // A trailing high surrogate is held out of `str` (see `heldHigh`): no half pair shows.
-      return this.str.read();
+      return this.#str.read();
     }
-    if (this.mode === Mode.Literal) return LITERAL_VALUES[this.literal];
+    if (this.#mode === Mode.Literal) return LITERAL_VALUES[this.#literal];
     return NOTHING;
   }
 
-  private build(): unknown {
-    const stack = this.stack;
+  #build(): unknown {
+    const stack = this.#stack;
     if (stack.length === 0) {
-      if (this.done) return this.root;
-      const t = this.tokenPreview();
+      if (this.#done) return this.#root;
+      const t = this.#tokenPreview();
       return t === NOTHING ? undefined : t;
     }
-    let child = this.tokenPreview();
+    let child = this.#tokenPreview();
     for (let k = stack.length - 1; k >= 0; k--) {
       const f = stack[k] as Frame;
       if (f.snapVersion === f.version && f.snapChild === child) {
@@ -587,37 +587,39 @@ export function createTextLog(): TextLog {
 const CHUNK_PIECES = 1024;
 
 class PieceLog implements TextLog {
-  private head = '';
+  #head = '';
   // Reused, never replaced or truncated (setting an array's length is slow): `count` says how
   // much of it holds pieces of the current text.
-  private readonly tail: string[] = [];
-  private count = 0;
+  readonly #tail: string[] = [];
+  #count = 0;
 
   push(piece: string): void {
-    this.tail[this.count++] = piece;
+    this.#tail[this.#count++] = piece;
     // Fold a long run of pieces into the head: the pieces array stays short (a large array of
     // young strings costs the garbage collector more than one joined chunk), and the head is a
     // rope of one node per chunk, not per piece.
-    if (this.count === CHUNK_PIECES) this.read();
+    if (this.#count === CHUNK_PIECES) this.read();
   }
 
   read(): string {
-    if (this.count > 0) {
-      this.head = this.joined();
-      this.count = 0;
+    if (this.#count > 0) {
+      this.#head = this.#joined();
+      this.#count = 0;
     }
-    return this.head;
+    return this.#head;
   }
 
   take(): string {
-    const text = this.joined();
-    this.head = '';
-    this.count = 0;
+    const text = this.#joined();
+    this.#head = '';
+    this.#count = 0;
     return text;
   }
 
-  private joined(): string {
-    const { head, tail, count } = this;
+  #joined(): string {
+    const head = this.#head;
+    const tail = this.#tail;
+    const count = this.#count;
     // Most strings are a few pieces long; a generic join costs more than concatenating them.
     switch (count) {
       case 0:
