@@ -2,7 +2,7 @@ import { defineConfig } from 'tsdown';
 
 // The published package: ESM and .d.ts, one file per source module under dist/, an entry file per
 // export (index, core, testing, adapters, client), dependencies and peers left as imports. `npm run build` writes dist/; `npm test` builds once,
-// packs, and checks the tarball (scripts/package-check.mjs).
+// packs, and checks the tarball (scripts/pack.mjs).
 export default defineConfig({
   entry: {
     index: 'src/index.ts',

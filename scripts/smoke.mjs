@@ -2,7 +2,8 @@
 // Package smoke test: install the packed tarball (.cache/package/toolgate.tgz, from scripts/pack.mjs;
 // built here if missing) into a fresh project with React 18.3 and another with React 19, then in
 // each: import every entry through the exports map with no work at import time, render
-// ConfirmToolDialog and ToolCallList with react-dom/server (test/package/smoke-run.mjs), and
+// ConfirmToolDialog, ToolCallList, ArgumentsPreview and ToolStatusBadge with react-dom/server and
+// resolve the stylesheet (test/package/smoke-run.mjs), and
 // type-check a usage file against the installed package and that React's types
 // (test/package/usage.tsx, NodeNext resolution). The projects live in .cache/smoke/ and are reused,
 // so a second run installs only the new tarball; npm's cache serves the rest (--prefer-offline).

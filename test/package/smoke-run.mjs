@@ -1,7 +1,8 @@
 // Runs inside a fresh project where the packed toolgate tarball is installed (see scripts/smoke.mjs).
 // 1. Importing an entry does no work: no timers, listeners, console output, fetches or new globals.
 // 2. Every entry imports, through the package's exports map, as an app would.
-// 3. ConfirmToolDialog and ToolCallList render with react-dom/server, without errors.
+// 3. ConfirmToolDialog, ToolCallList, ArgumentsPreview and ToolStatusBadge render with
+//    react-dom/server, without errors; the stylesheet resolves.
 import assert from 'node:assert/strict';
 
 // Load the peers and dependencies first, so that only the kit's own import-time work is observed.
@@ -91,6 +92,13 @@ try {
   renderToString(h(kit.ToolgateProvider, { store, room }, h(kit.ConfirmToolDialog)));
   // No effect ran on the server.
   assert.equal(room.effects.length, 0);
+
+  // Markup from the installed package: argument text is data, never markup.
+  const preview = renderToString(h(kit.ArgumentsPreview, { value: { q: '<b>x</b>', n: 5 } }));
+  assert.match(preview, /&lt;b&gt;x&lt;\/b&gt;/, 'ArgumentsPreview did not show the argument text escaped');
+  assert.doesNotMatch(preview, /<b>x<\/b>/, 'ArgumentsPreview rendered argument text as markup');
+  const badge = renderToString(h(kit.ToolStatusBadge, { status: 'settled', ok: false, code: 'TIMEOUT' }));
+  assert.match(badge, /TIMEOUT/, 'ToolStatusBadge did not show the failure code');
 } finally {
   console.error = originalError;
 }
@@ -99,4 +107,8 @@ if (errors.length > 0) {
   const lines = [...new Set(errors.map((text) => `${text.split('\n')[0].slice(0, 160)} (${text.split('\n')[1]?.trim() ?? ''})`))];
   assert.fail(`rendering logged ${errors.length} errors:\n${lines.join('\n')}`);
 }
-console.log(`ok: React ${React.version}: ${Object.keys(entries).length} entries imported without import-time work; ToolCallList and ConfirmToolDialog rendered on the server`);
+// The stylesheet resolves through the exports map and holds the kit's classes.
+const { readFile } = await import('node:fs/promises');
+const css = await readFile(new URL(import.meta.resolve('toolgate/styles.css')), 'utf8');
+assert.match(css, /\.toolgate-/, 'toolgate/styles.css does not hold the kit\'s classes');
+console.log(`ok: React ${React.version}: ${Object.keys(entries).length} entries imported without import-time work; ToolCallList, ConfirmToolDialog, ArgumentsPreview and ToolStatusBadge rendered on the server; styles.css resolved`);
