@@ -661,6 +661,20 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
       return Promise.resolve(failure('FAILED', `duplicate call ${callId}: it was answered long ago and is not run again`));
     }
 
+    // The epoch gate (DESIGN "The session", seed 000 "Cancelled by: the client's epoch gate"):
+    // a call of a dead turn is refused as such before anything else about it is looked at, so a
+    // stale call with bad arguments answers INTERRUPTED, not INVALID. Only a call that gives no
+    // usable epoch or turn cannot be gated, and is checked below.
+    if (typeof epoch === 'number' && epoch < floor) {
+      return answerAtOnce(
+        callId,
+        failure('INTERRUPTED', `the call's epoch ${epoch} is below the gate's floor ${floor}: its turn was interrupted`),
+      );
+    }
+    if (typeof turnId === 'string' && interruptedTurns.has(turnId)) {
+      return answerAtOnce(callId, failure('INTERRUPTED', `turn ${turnId} was interrupted`));
+    }
+
     if (typeof turnId !== 'string' || turnId === '') {
       return answerAtOnce(callId, failure('INVALID', 'the call has no turnId (a non-empty string)'));
     }
@@ -678,16 +692,6 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     const argsSnapshot = snapshotJson(args);
     if (!argsSnapshot.ok) return answerAtOnce(callId, failure('INVALID', argsSnapshot.reason));
 
-    // The epoch gate (DESIGN "The session"): a call from below the floor never runs.
-    if (epoch < floor) {
-      return answerAtOnce(
-        callId,
-        failure('INTERRUPTED', `the call's epoch ${epoch} is below the gate's floor ${floor}: its turn was interrupted`),
-      );
-    }
-    if (interruptedTurns.has(turnId)) {
-      return answerAtOnce(callId, failure('INTERRUPTED', `turn ${turnId} was interrupted`));
-    }
     if (epoch > highestEpoch) highestEpoch = epoch;
     const turnEpoch = Math.max(turnEpochs.get(turnId) ?? epoch, epoch);
     turnEpochs.delete(turnId); // re-insert: the map stays in order of last use

@@ -428,6 +428,46 @@ describe('interrupts and the epoch gate', () => {
     expect(run).not.toHaveBeenCalled();
   });
 
+  it('refuses a call of a dead turn as INTERRUPTED before looking at anything else, even its bad arguments', async () => {
+    const { host } = makeHost();
+    const run = vi.fn(() => 'ran');
+    host.register({ name: 'e', parameters: { type: 'object', required: ['title'] }, run });
+    host.register({ name: 'w', run: () => new Promise(() => {}) });
+    void host.call(request('w', {}, { turnId: 'turn-3', epoch: 3 }));
+    await settle();
+    host.interrupt('turn-3');
+    expect(host.epoch).toBe(4);
+    const stale = "the call's epoch 3 is below the gate's floor 4: its turn was interrupted";
+    // From an older epoch: whatever else is wrong with the call, its turn is dead.
+    const fromOldEpoch: unknown[] = [
+      { callId: 's1', turnId: 'turn-x', epoch: 3, name: 'e', arguments: 'not an object' },
+      { callId: 's2', turnId: 'turn-x', epoch: 3, name: 'e', arguments: [1, 2] },
+      { callId: 's3', turnId: 'turn-x', epoch: 3, name: 'e', arguments: { bad: () => 1 } },
+      { callId: 's4', turnId: 'turn-x', epoch: 3, name: '', arguments: {} },
+      { callId: 's5', epoch: 3, name: 'e', arguments: {} },
+      { callId: 's6', turnId: 'turn-x', epoch: 3, name: 'e', arguments: {} }, // misses the required title
+    ];
+    for (const call of fromOldEpoch) {
+      await expect(host.call(call as AppToolCallRequest)).resolves.toEqual({ ok: false, code: 'INTERRUPTED', message: stale });
+    }
+    // Of the interrupted turn, at a current epoch: refused as that turn's call, not as bad input.
+    await expect(host.call({ callId: 's7', turnId: 'turn-3', epoch: 9, name: 'e', arguments: null as never })).resolves.toEqual({
+      ok: false,
+      code: 'INTERRUPTED',
+      message: 'turn turn-3 was interrupted',
+    });
+    expect(run).not.toHaveBeenCalled();
+    // A live call with the same bad arguments is still INVALID.
+    await expect(host.call({ callId: 'l1', turnId: 'turn-4', epoch: 4, name: 'e', arguments: 'not an object' as never })).resolves.toMatchObject({
+      ok: false,
+      code: 'INVALID',
+    });
+    await expect(host.call({ callId: 'l2', turnId: 'turn-4', epoch: 4, name: 'e', arguments: {} })).resolves.toMatchObject({
+      ok: false,
+      code: 'INVALID',
+    });
+  });
+
   it('aborts every open call when interrupted without a turn, and raises the floor past the newest epoch seen', async () => {
     const { host } = makeHost();
     host.register({ name: 'w', run: () => new Promise(() => {}) });
