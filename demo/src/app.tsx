@@ -24,6 +24,11 @@ export function App({ config, diagnostics, initialSession }: AppProps) {
   const [lastWrite, setLastWrite] = useState<WriteRecord | null>(null);
   const onStoreError = useCallback((reason: string) => diagnostics.add('store', reason), [diagnostics]);
   const newSession = useCallback(() => {
+    // The document and the last write belong to the session that made them: a new session starts
+    // with neither (its callIds start again at call_1, so old edits must not stand beside new ones).
+    // The document tools apply their edit synchronously inside run, so nothing of the old session
+    // can land after this reset.
+    setDoc(emptyDocument);
     setLastWrite(null);
     setSession(openSession(config, diagnostics));
   }, [config, diagnostics]);
