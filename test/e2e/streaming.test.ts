@@ -43,6 +43,43 @@ async function recordCards(page: Page): Promise<() => Promise<Sample[]>> {
 /** The session's sequenced events on the server. */
 const serverEvents = (id: string) => stack.server.session(id)!.events();
 
+/** The document as the page shows it: title, text, and the callId of each edit in the order applied. */
+interface DocumentView {
+  title: string;
+  body: string;
+  callIds: string[];
+}
+
+async function shownDocument(page: Page): Promise<DocumentView> {
+  return {
+    title: (await page.locator('[data-document-title]').getAttribute('data-document-title')) ?? '',
+    body: await page.locator('.document-body').evaluate((el) => ((el as HTMLElement).dataset['length'] === '0' ? '' : (el.textContent ?? ''))),
+    callIds: await page.locator('.operations li').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset['callId'] ?? '')),
+  };
+}
+
+/**
+ * The document the page must show if it applied each app-tool call the server recorded (a
+ * `tool.call` answered ok) exactly once: a second run of a call adds an edit and its text twice.
+ */
+function documentFromServer(sessionId: string): DocumentView {
+  const session = stack.server.session(sessionId)!;
+  const doc: DocumentView = { title: '', body: '', callIds: [] };
+  for (const e of session.events()) {
+    if (e['type'] !== 'tool.call') continue;
+    const callId = e['callId'] as string;
+    if (session.results.get(callId)?.ok !== true) continue;
+    const args = e['arguments'] as { title?: string; text?: string; position?: 'start' | 'end' };
+    if (e['name'] === 'set_title') doc.title = args.title ?? '';
+    else if (e['name'] === 'insert_text') doc.body = args.position === 'start' ? `${args.text}${doc.body}` : `${doc.body}${args.text}`;
+    else continue;
+    doc.callIds.push(callId);
+  }
+  return doc;
+}
+
+const EMPTY_DOCUMENT: DocumentView = { title: '', body: '', callIds: [] };
+
 describe('demo: streaming', () => {
   it('streams a call’s arguments: the preview grows while the call is still streaming', async () => {
     const { page, sessionId, problems } = await openDemo(stack, { speed: 1 });
@@ -99,11 +136,10 @@ describe('demo: streaming', () => {
     await page.getByRole('button', { name: 'Interrupt' }).click();
     await turnEnded(page, 'interrupted', turn);
 
-    await expect(page.locator('.operations li').count()).resolves.toBe(1);
-    await expect(page.locator('[data-document-title]').getAttribute('data-document-title')).resolves.toBe('Release notes');
     const events = serverEvents(sessionId);
     const calls = events.filter((e) => e['type'] === 'tool.call');
     expect(calls.map((e) => e['name'])).toEqual(['set_title']);
+    await expect(shownDocument(page)).resolves.toEqual({ title: 'Release notes', body: '', callIds: [calls[0]!['callId']] });
     const interruptedAt = events.findIndex((e) => e['type'] === 'turn.ended');
     expect(events.slice(interruptedAt).some((e) => e['type'] === 'tool.call')).toBe(false);
     const open = events.filter((e) => e['phase'] === 'start' && e['name'] === 'insert_text').map((e) => e['callId'] as string);
@@ -142,31 +178,63 @@ describe('demo: connection', () => {
     expect(callIds).toHaveLength(3);
     const shown = await page.locator('article.toolgate-card').count();
     expect(shown).toBe(3);
-    const applied = await page.locator('.operations li').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset['callId']));
-    expect(applied).toHaveLength(3);
-    expect(new Set(applied).size).toBe(3);
     const results = [...stack.server.session(sessionId)!.results.values()];
+    expect(results).toHaveLength(3);
     expect(results.every((r) => r.ok)).toBe(true);
+    // Each of the three app-tool calls the server made was applied once: one edit per call, in
+    // order, and its text once (a call run twice would add a fourth edit and repeat its text).
+    const expected = documentFromServer(sessionId);
+    expect(expected.callIds).toEqual(callIds);
+    expect(expected.body).toBe('## Highlights\nFaster previews.\n## Fixes\nNo call is shown twice.');
+    await expect(shownDocument(page)).resolves.toEqual(expected);
     expect(stack.server.ignored.filter((r) => r.sessionId === sessionId)).toEqual([]);
     await expect(page.locator('.diagnostics li').count()).resolves.toBe(0);
     await page.close();
   });
 
-  it('a final close mid-stream clears the preview state; a new session starts empty', async () => {
-    const { page, sessionId } = await openDemo(stack, { speed: 1 });
+  it('a final close mid-stream clears the preview state and keeps the edits already made; a new session starts with a fresh document and write panel', async () => {
+    const { page, sessionId, problems } = await openDemo(stack, { speed: 1 });
+    // Something ran before the close: three edits of the document and a write through the room.
+    const edit = await startTurn(page, 'edit');
+    await turnEnded(page, 'completed', edit);
+    const edited = documentFromServer(sessionId);
+    expect(edited.callIds).toHaveLength(3);
+    await expect(shownDocument(page)).resolves.toEqual(edited);
+    await page.getByRole('button', { name: 'Propose an invoice' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+    await page.locator('[data-write-outcome="done"]').waitFor();
+
     await startTurn(page, 'long');
-    await card(page, 'insert_text').and(page.locator('[data-status="streaming"]')).waitFor();
+    // The edit turn's insert_text cards are settled; wait for the long one to be streaming.
+    await page.getByRole('article', { name: 'insert_text', exact: true }).and(page.locator('[data-status="streaming"]')).waitFor();
     await page.getByRole('button', { name: 'Close the session now' }).click();
     await page.locator('.connection-status[data-status="closed"]').waitFor();
     await expect(page.locator('.toolgate-list').getAttribute('data-state')).resolves.toBe('closed');
     await expect(page.locator('article.toolgate-card').count()).resolves.toBe(0);
-    await expect(page.locator('.operations li').count()).resolves.toBe(0);
     expect(stack.server.session(sessionId)!.closed).toBe(true);
+    // The call cut off mid-stream never ran; the edits made before the close stay.
+    const longCall = serverEvents(sessionId).filter((e) => e['phase'] === 'start').at(-1)!;
+    expect(longCall['name']).toBe('insert_text');
+    expect(serverEvents(sessionId).some((e) => e['type'] === 'tool.call' && e['callId'] === longCall['callId'])).toBe(false);
+    await expect(shownDocument(page)).resolves.toEqual(edited);
 
     await page.getByRole('button', { name: 'New session' }).click();
     await page.locator('.connection-status[data-status="open"]').waitFor();
     await page.locator(`[data-session-id]:not([data-session-id="${sessionId}"])`).waitFor();
+    const next = (await page.locator('[data-session-id]').getAttribute('data-session-id'))!;
     await expect(page.locator('.toolgate-list').getAttribute('data-state')).resolves.toBe('empty');
+    // Nothing of the old session is left: no document, no edits, no write outcome.
+    await expect(shownDocument(page)).resolves.toEqual(EMPTY_DOCUMENT);
+    await expect(page.locator('[data-write-outcome]').count()).resolves.toBe(0);
+
+    // The server numbers callIds per session, so the new session's edits reuse the old callIds:
+    // every one of them must still be applied.
+    const again = await startTurn(page, 'edit');
+    await turnEnded(page, 'completed', again);
+    const reedited = documentFromServer(next);
+    expect(reedited.callIds).toEqual(edited.callIds);
+    await expect(shownDocument(page)).resolves.toEqual(reedited);
+    expect(problems).toEqual([]);
     await page.close();
   });
 
