@@ -33,7 +33,7 @@ interface SdkCall {
   textInput: boolean;
   /** Arguments done (complete or failed); later chunks may only bring the outcome. */
   inputDone: boolean;
-  /** `settled` or `failed` sent: nothing more for this call. */
+  /** `settled`, `failed` or `cancelled` sent: nothing more for this call. */
   over: boolean;
 }
 
@@ -84,7 +84,9 @@ export function createAISDKAdapter(options: AISDKAdapterOptions = {}): ToolStrea
       entry.over = true;
       return;
     }
-    book.finishFromText(entry.call, { emptyIsNoArguments: false, why });
+    // seed 000: a call ends with exactly one terminal event. Input that is not JSON ends it `failed`, so a
+    // later output for it must send nothing more.
+    if (book.finishFromText(entry.call, { emptyIsNoArguments: false, why }) === 'failed') entry.over = true;
   };
 
   const closeAllInputs = (why: string): void => {
@@ -169,8 +171,11 @@ export function createAISDKAdapter(options: AISDKAdapterOptions = {}): ToolStrea
         closeAllInputs(`the ${type === 'finish' ? 'message' : 'step'} finished before the input was complete`);
         return;
       case 'abort':
+        // The user stopped the stream: like the store's interrupt (DESIGN: "cancels every open
+        // call of that turn"), every call not yet ended is cancelled, also one whose input is
+        // complete and whose output will now never come.
         for (const entry of calls.values()) {
-          if (entry.over || entry.inputDone) continue;
+          if (entry.over) continue;
           entry.inputDone = true;
           entry.over = true;
           book.emit({ type: 'tool.stream', phase: 'cancelled', callId: entry.call.callId });

@@ -238,12 +238,16 @@ export class CallBook {
 
   /**
    * End a call from its text: complete when the text is JSON, else `failed` with
-   * `why` and the parse reason.
+   * `why` and the parse reason. Returns which, since `failed` also ends the call itself.
    */
-  finishFromText(call: OpenCall, opts: { emptyIsNoArguments: boolean; why: string }): void {
+  finishFromText(call: OpenCall, opts: { emptyIsNoArguments: boolean; why: string }): 'complete' | 'failed' {
     const parsed = parseArguments(call.text, opts.emptyIsNoArguments);
-    if (parsed.ok) this.complete(call, parsed.value);
-    else this.fail(call, `${this.provider}: ${opts.why}; the arguments of ${call.name} are incomplete: ${parsed.reason}`);
+    if (parsed.ok) {
+      this.complete(call, parsed.value);
+      return 'complete';
+    }
+    this.fail(call, `${this.provider}: ${opts.why}; the arguments of ${call.name} are incomplete: ${parsed.reason}`);
+    return 'failed';
   }
 }
 

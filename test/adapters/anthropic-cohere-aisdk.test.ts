@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAISDKAdapter, createAnthropicAdapter, createCohereAdapter } from 'toolgate/adapters';
-import type { ToolStreamEvent } from 'toolgate/core';
+import { createToolStreamStore, isTerminalStatus, type ToolStreamEvent } from 'toolgate/core';
 import { group } from './group';
 
 function run(adapter: { push(c: unknown): ToolStreamEvent[]; end(): ToolStreamEvent[] }, chunks: unknown[]) {
@@ -202,6 +202,30 @@ describe('the Cohere adapter', () => {
     createCohereAdapter({ onError: (r) => reasons.push(r) }).push(delta(2, '{'));
     expect(reasons).toEqual(['Cohere: tool-call-delta for index 2, which never started']);
   });
+
+  it('reports a malformed chunk while a call is open, and the open call still completes with its arguments', () => {
+    const reasons: string[] = [];
+    const adapter = createCohereAdapter({ onError: (r) => reasons.push(r) });
+    const events = [
+      { type: 'message-start', id: 'm' },
+      start(0, 'w', 'weather'),
+      delta(0, '{"city":'),
+      { type: 'tool-call-delta', index: 0, delta: { message: { tool_calls: { function: { arguments: 7 } } } } },
+      { type: 'tool-call-delta', index: 'zero', delta: { message: { tool_calls: { function: { arguments: '"Lima"' } } } } },
+      'data: {"type":"tool-call-delta",',
+      delta(0, '"Oslo"}'),
+      { type: 'tool-call-end', index: 0 },
+    ].flatMap((c) => adapter.push(c));
+    events.push(...adapter.end());
+    expect(reasons).toEqual([
+      'Cohere: tool-call-delta.tool_calls.function.arguments is number 7, not a string',
+      'Cohere: tool-call-delta.index is the string "zero", not a number',
+      'Cohere: a chunk is not JSON: the string "{\\"type\\":\\"tool-call-delta\\","',
+    ]);
+    const { calls } = group(events);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ callId: 'w', outcome: 'complete', deltas: ['{"city":', '"Oslo"}'], arguments: { city: 'Oslo' } });
+  });
 });
 
 describe('the AI SDK adapter', () => {
@@ -266,6 +290,96 @@ describe('the AI SDK adapter', () => {
       { type: 'tool-input-available', toolCallId: 'a', toolName: 'patch', input: '*** Begin Patch' },
     ]);
     expect(calls[0]).toMatchObject({ deltas: [], arguments: '*** Begin Patch' });
+  });
+
+  const terminal = (events: ToolStreamEvent[]) =>
+    events.filter((e) => e.phase === 'settled' || e.phase === 'failed' || e.phase === 'cancelled');
+
+  it('ends a call whose streamed input is not JSON once, even when the tool then fails', () => {
+    const { events } = run(createAISDKAdapter(), [
+      { type: 'tool-input-start', toolCallId: 'a', toolName: 't' },
+      { type: 'tool-input-delta', toolCallId: 'a', inputTextDelta: '{"x":' },
+      { type: 'tool-output-error', toolCallId: 'a', errorText: 'bad input' },
+    ]);
+    expect(events.map((e) => e.phase)).toEqual(['start', 'arguments-delta', 'failed']);
+    expect(terminal(events)).toEqual([expect.objectContaining({ phase: 'failed', message: expect.stringMatching(/^AI SDK: the tool failed; the arguments of t are incomplete/) })]);
+  });
+
+  it('ends a call whose step finished with input that is not JSON once, whatever output follows', () => {
+    const { events } = run(createAISDKAdapter(), [
+      { type: 'tool-input-start', toolCallId: 'a', toolName: 't' },
+      { type: 'tool-input-delta', toolCallId: 'a', inputTextDelta: '{"x":' },
+      { type: 'finish-step' },
+      { type: 'tool-output-available', toolCallId: 'a', output: 1, preliminary: true },
+      { type: 'tool-output-available', toolCallId: 'a', output: 1 },
+      { type: 'tool-output-denied', toolCallId: 'a' },
+      { type: 'abort' },
+    ]);
+    expect(events.map((e) => e.phase)).toEqual(['start', 'arguments-delta', 'failed']);
+  });
+
+  it('cancels on abort every call not yet ended, also those whose input is complete', () => {
+    const { events } = run(createAISDKAdapter(), [
+      { type: 'tool-input-available', toolCallId: 'issued', toolName: 't', input: { a: 1 } },
+      { type: 'tool-input-start', toolCallId: 'streaming', toolName: 't' },
+      { type: 'tool-input-delta', toolCallId: 'streaming', inputTextDelta: '{"a":' },
+      { type: 'tool-input-available', toolCallId: 'done', toolName: 't', input: {} },
+      { type: 'tool-output-available', toolCallId: 'done', output: 'ok' },
+      { type: 'abort' },
+      { type: 'tool-output-available', toolCallId: 'issued', output: 'late' },
+    ]);
+    expect(terminal(events)).toEqual([
+      { type: 'tool.stream', phase: 'settled', callId: 'done', ok: true },
+      { type: 'tool.stream', phase: 'cancelled', callId: 'issued' },
+      { type: 'tool.stream', phase: 'cancelled', callId: 'streaming' },
+    ]);
+  });
+
+  it('leaves no call open in the store after an abort, and the store accepts every event', () => {
+    const refused: string[] = [];
+    const store = createToolStreamStore({ onError: (reason) => refused.push(reason) });
+    const adapter = createAISDKAdapter();
+    for (const chunk of [
+      { type: 'start', messageId: 'm' },
+      { type: 'tool-input-available', toolCallId: 'a', toolName: 't', input: { a: 1 } },
+      { type: 'tool-input-start', toolCallId: 'b', toolName: 't' },
+      { type: 'tool-input-delta', toolCallId: 'b', inputTextDelta: '{"b":' },
+      { type: 'abort' },
+    ]) {
+      for (const e of adapter.push(chunk)) store.getState().dispatch(e);
+    }
+    for (const e of adapter.end()) store.getState().dispatch(e);
+    const { calls, order } = store.getState();
+    expect(order.map((id) => calls[id]!.status)).toEqual(['cancelled', 'cancelled']);
+    expect(order.every((id) => isTerminalStatus(calls[id]!.status))).toBe(true);
+    expect(refused).toEqual([]);
+  });
+
+  it('reports a malformed chunk while a call is open, and the open call still completes with its arguments', () => {
+    const reasons: string[] = [];
+    const adapter = createAISDKAdapter({ onError: (r) => reasons.push(r) });
+    const events = [
+      { type: 'start', messageId: 'm' },
+      { type: 'tool-input-start', toolCallId: 'c1', toolName: 'weather' },
+      { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"city":' },
+      { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: 42 },
+      { type: 'tool-input-delta', toolCallId: ['c1'], inputTextDelta: '"Lima"' },
+      'data: {"type":"tool-input-delta"',
+      { type: 'tool-output-error', toolCallId: 'zz', errorText: 'x' },
+      { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '"Oslo"}' },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'weather', input: { city: 'Oslo' } },
+      { type: 'finish-step' },
+    ].flatMap((c) => adapter.push(c));
+    events.push(...adapter.end());
+    expect(reasons).toEqual([
+      'AI SDK: tool-input-delta.inputTextDelta is number 42, not a string',
+      'AI SDK: tool-input-delta.toolCallId is an array, not a string',
+      'AI SDK: a chunk is not JSON: the string "{\\"type\\":\\"tool-input-delta\\""',
+      'AI SDK: tool-output-error for tool call zz, which never started',
+    ]);
+    const { calls } = group(events);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ callId: 'c1', outcome: 'complete', deltas: ['{"city":', '"Oslo"}'], arguments: { city: 'Oslo' } });
   });
 
   it('reports chunks for unknown calls and goes on', () => {

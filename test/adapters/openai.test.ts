@@ -301,6 +301,33 @@ describe('the OpenAI Realtime adapter', () => {
     expect(calls[0]).toMatchObject({ callId: 'c1', name: 'f', deltas: ['{"a":1}'], arguments: { a: 1 } });
   });
 
+  it('reports a malformed event while a call is open, and the open call still completes with its arguments', () => {
+    const reasons: string[] = [];
+    const adapter = createOpenAIRealtimeAdapter({ onError: (r) => reasons.push(r) });
+    const d = (delta: unknown, extra: object = {}) =>
+      ({ type: 'response.function_call_arguments.delta', response_id: 'r1', item_id: 'i1', call_id: 'c1', delta, ...extra });
+    const events = [
+      { type: 'response.output_item.added', response_id: 'r1', item: { id: 'i1', type: 'function_call', call_id: 'c1', name: 'w' } },
+      d('{"city":'),
+      d(null),
+      d('"Lima"', { item_id: 9 }),
+      { type: 'response.output_item.added', response_id: 'r1', item: 'function_call' },
+      '{"type":"response.function_call_arguments.delta",',
+      d('"Oslo"}'),
+      { type: 'response.function_call_arguments.done', response_id: 'r1', item_id: 'i1', call_id: 'c1', name: 'w', arguments: '{"city":"Oslo"}' },
+    ].map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).flatMap((m) => adapter.push(m));
+    events.push(...adapter.end());
+    expect(reasons).toEqual([
+      'OpenAI Realtime: response.function_call_arguments.delta.delta is missing',
+      'OpenAI Realtime: response.function_call_arguments.delta.item_id is number 9, not a string',
+      'OpenAI Realtime: response.output_item.added.item is the string "function_call", not an object',
+      expect.stringMatching(/^OpenAI Realtime: a chunk is not JSON: /),
+    ]);
+    const { calls } = group(events);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ callId: 'c1', turnId: 'r1', outcome: 'complete', deltas: ['{"city":', '"Oslo"}'], arguments: { city: 'Oslo' } });
+  });
+
   it('cancels the open call of a response the user spoke over', () => {
     const { events } = run(createOpenAIRealtimeAdapter(), [
       { type: 'response.output_item.added', response_id: 'r1', item: { id: 'i1', type: 'function_call', call_id: 'c1', name: 'f' } },
