@@ -43,8 +43,8 @@ interface SdkCall {
  * @example
  * const adapter = createAISDKAdapter();
  * for await (const chunk of result.toUIMessageStream())
- *   for (const e of adapter.push(chunk)) store.dispatch(e);
- * for (const e of adapter.end()) store.dispatch(e);
+ *   for (const e of adapter.push(chunk)) store.getState().dispatch(e);
+ * for (const e of adapter.end()) store.getState().dispatch(e);
  */
 export function createAISDKAdapter(options: AISDKAdapterOptions = {}): ToolStreamAdapter {
   const book = new CallBook('AI SDK', options);

@@ -44,8 +44,8 @@ interface ToolBlock {
  * @example
  * const adapter = createAnthropicAdapter();
  * for await (const event of anthropic.messages.stream(params))
- *   for (const e of adapter.push(event)) store.dispatch(e);
- * for (const e of adapter.end()) store.dispatch(e);
+ *   for (const e of adapter.push(event)) store.getState().dispatch(e);
+ * for (const e of adapter.end()) store.getState().dispatch(e);
  */
 export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): ToolStreamAdapter {
   const book = new CallBook('Anthropic', options);

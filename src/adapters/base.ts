@@ -315,7 +315,7 @@ export function defineAdapter(
  * stream finishes (also when it throws, so no call is left open; the error is rethrown).
  *
  * @example
- * for await (const event of adaptStream(createAnthropicAdapter(), stream)) store.dispatch(event);
+ * for await (const event of adaptStream(createAnthropicAdapter(), stream)) store.getState().dispatch(event);
  */
 export async function* adaptStream(
   adapter: ToolStreamAdapter,

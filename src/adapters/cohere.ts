@@ -43,10 +43,11 @@ function toolCallOf(chunk: Rec, where: string): Rec {
  * Map Cohere v2 chat stream events to toolgate events.
  *
  * @example
+ * const cohere = new CohereClientV2();
  * const adapter = createCohereAdapter();
- * for await (const event of await cohere.v2.chatStream(params))
- *   for (const e of adapter.push(event)) store.dispatch(e);
- * for (const e of adapter.end()) store.dispatch(e);
+ * for await (const event of await cohere.chatStream(params))
+ *   for (const e of adapter.push(event)) store.getState().dispatch(e);
+ * for (const e of adapter.end()) store.getState().dispatch(e);
  */
 export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStreamAdapter {
   const book = new CallBook('Cohere', options);

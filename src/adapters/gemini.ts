@@ -318,8 +318,8 @@ interface StreamingCall {
  * @example
  * const adapter = createGeminiAdapter();
  * for await (const chunk of await ai.models.generateContentStream(params))
- *   for (const e of adapter.push(chunk)) store.dispatch(e);
- * for (const e of adapter.end()) store.dispatch(e);
+ *   for (const e of adapter.push(chunk)) store.getState().dispatch(e);
+ * for (const e of adapter.end()) store.getState().dispatch(e);
  */
 export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ToolStreamAdapter {
   const book = new CallBook('Gemini', options);

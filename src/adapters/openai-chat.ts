@@ -49,8 +49,8 @@ interface ChatCall {
  * @example
  * const adapter = createOpenAIChatAdapter();
  * for await (const chunk of await openai.chat.completions.create({ ...params, stream: true }))
- *   for (const event of adapter.push(chunk)) store.dispatch(event);
- * for (const event of adapter.end()) store.dispatch(event);
+ *   for (const event of adapter.push(chunk)) store.getState().dispatch(event);
+ * for (const event of adapter.end()) store.getState().dispatch(event);
  */
 export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions = {}): ToolStreamAdapter {
   const book = new CallBook(PROVIDER, options);

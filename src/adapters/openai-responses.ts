@@ -50,8 +50,8 @@ interface ItemCall {
  * @example
  * const adapter = createOpenAIResponsesAdapter();
  * for await (const event of await openai.responses.create({ ...params, stream: true }))
- *   for (const e of adapter.push(event)) store.dispatch(e);
- * for (const e of adapter.end()) store.dispatch(e);
+ *   for (const e of adapter.push(event)) store.getState().dispatch(e);
+ * for (const e of adapter.end()) store.getState().dispatch(e);
  */
 export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOptions = {}): ToolStreamAdapter {
   return createItemAdapter('OpenAI Responses', options);
@@ -65,7 +65,7 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
  * @example
  * const adapter = createOpenAIRealtimeAdapter();
  * socket.addEventListener('message', (m) => {
- *   for (const e of adapter.push(m.data)) store.dispatch(e);
+ *   for (const e of adapter.push(m.data)) store.getState().dispatch(e);
  * });
  */
 export function createOpenAIRealtimeAdapter(options: OpenAIResponsesAdapterOptions = {}): ToolStreamAdapter {
