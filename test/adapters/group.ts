@@ -20,12 +20,24 @@ export interface Grouped {
   calls: ReplayedCall[];
   /** Events for a callId that never started. */
   orphans: ToolStreamEvent[];
+  /**
+   * A `start` for a callId that had already started. The call keeps its first start (and is
+   * listed once), so a test that expects none must check this list.
+   */
+  repeatedStarts: ToolStreamEvent[];
 }
 
 export function group(events: ToolStreamEvent[]): Grouped {
   const byId = new Map<string, ReplayedCall>();
   const orphans: ToolStreamEvent[] = [];
+  const repeatedStarts: ToolStreamEvent[] = [];
   for (const e of events) {
+    if (e.phase === 'start' && byId.has(e.callId)) {
+      // Not replaced: replacing would hide that the call was shown twice.
+      repeatedStarts.push(e);
+      byId.get(e.callId)!.events.push(e);
+      continue;
+    }
     if (e.phase === 'start') {
       byId.set(e.callId, {
         callId: e.callId,
@@ -56,5 +68,5 @@ export function group(events: ToolStreamEvent[]): Grouped {
       call.message = e.message;
     }
   }
-  return { events, calls: [...byId.values()], orphans };
+  return { events, calls: [...byId.values()], orphans, repeatedStarts };
 }

@@ -209,6 +209,7 @@ describe('replaying the real recordings', () => {
     });
 
     it('shows each call once, with its name, as many calls as INDEX.md counts', () => {
+      expect(result.repeatedStarts, 'a call started twice').toEqual([]);
       expect(result.calls.map((c) => c.name)).toEqual(rec.calls.map((c) => c.name));
       expect(new Set(result.calls.map((c) => c.callId)).size).toBe(rec.calls.length);
     });
