@@ -12,16 +12,18 @@ import { cx } from './cx';
 export interface ToolProgressReading {
   /** 0..1, or `undefined` when the shape gives no fraction (indeterminate). */
   value: number | undefined;
-  /** What to show beside the bar: `3 of 10`, a message, or the value itself when its shape is unknown. */
+  /** What to show beside the bar: `3 of 10`, a message, or the value itself when it gives no fraction. */
   text: string | undefined;
 }
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const pick = (o: Record<string, unknown>, keys: string[]) => keys.map((k) => (Object.hasOwn(o, k) ? o[k] : undefined)).find(num);
 const clamp = (v: number) => Math.min(1, Math.max(0, v));
-/** A bare number: 0..1 is a fraction, up to 100 a percentage. */
-const fraction = (v: number | undefined) => (v === undefined || v < 0 || v > 100 ? undefined : v <= 1 ? v : v / 100);
-const PERCENT = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/;
+/**
+ * A number is a fraction only within 0..1. Above 1 it says nothing about how far along a call is:
+ * `3` may be 3 files or 3%, so it is shown as text on an indeterminate bar, never as a 3% bar.
+ */
+const fraction = (v: number | undefined) => (v === undefined || v < 0 || v > 1 ? undefined : v);
 const MAX_TEXT = 200;
 
 /** Any value as bounded text (progress is application data: its shape is never trusted). */
@@ -36,9 +38,12 @@ function asText(value: unknown): string {
 }
 
 /**
- * Read a progress value of any shape: `{ done, total }` (or `current`/`completed`/`loaded`/`value`
- * with `total`/`max`), a 0..1 fraction, a percentage (`42`, `"42%"`, `{ percent: 42 }`), with an
- * optional `message`. Anything else is indeterminate and shown as text.
+ * Read a progress value of any shape. It is determinate only when it gives `done` of `total`
+ * (`{ done, total }`, or `current`/`completed`/`loaded`/`processed`/`value`/`step` with
+ * `total`/`max`/`count`/`steps`/`of`), or a 0..1 fraction (a bare number, or `fraction`/`ratio`/
+ * `progress` in an object), with an optional `message`. Anything else is indeterminate and shown
+ * as text: a bare `3` may count files, so it is never read as 3%, and neither are `"42%"` or
+ * `{ percent: 42 }` (they are shown as they are).
  *
  * @example
  * readToolProgress({ done: 3, total: 10 }, labels) // { value: 0.3, text: '3 of 10' }
@@ -46,22 +51,16 @@ function asText(value: unknown): string {
 export function readToolProgress(progress: unknown, labels: ToolgateLabels): ToolProgressReading {
   if (progress === undefined || progress === null) return { value: undefined, text: undefined };
   if (num(progress)) return { value: fraction(progress), text: fraction(progress) === undefined ? String(progress) : undefined };
-  if (typeof progress === 'string') {
-    const match = PERCENT.exec(progress);
-    const percent = match ? Number(match[1]) : Infinity;
-    return percent <= 100 ? { value: percent / 100, text: undefined } : { value: undefined, text: asText(progress) };
-  }
   if (!Array.isArray(progress) && typeof progress === 'object') {
     const o = progress as Record<string, unknown>;
     const message = ['message', 'label', 'status', 'stage', 'text'].map((k) => (Object.hasOwn(o, k) ? o[k] : undefined)).find((v) => typeof v === 'string') as string | undefined;
     const done = pick(o, ['done', 'completed', 'current', 'loaded', 'processed', 'value', 'step']);
-    const total = pick(o, ['total', 'max', 'count', 'steps']);
+    const total = pick(o, ['total', 'max', 'count', 'steps', 'of']);
     if (done !== undefined && total !== undefined && total > 0 && done >= 0) {
       const of = labels.progressOf(formatNumber(done, labels.locale), formatNumber(total, labels.locale));
       return { value: clamp(done / total), text: message ? `${of} · ${asText(message)}` : of };
     }
-    const percent = pick(o, ['percent', 'percentage', 'pct']);
-    const share = percent !== undefined && percent >= 0 && percent <= 100 ? percent / 100 : fraction(pick(o, ['fraction', 'ratio', 'progress']));
+    const share = fraction(pick(o, ['fraction', 'ratio', 'progress']));
     if (share !== undefined) return { value: share, text: message && asText(message) };
     if (message !== undefined) return { value: undefined, text: asText(message) };
   }

@@ -10,11 +10,10 @@ describe('ToolProgress', () => {
     [{ completed: 12, total: 10 }, 1, '12 of 10'],
     [0.25, 0.25, undefined],
     [1, 1, undefined],
-    [42, 0.42, undefined],
-    ['42%', 0.42, undefined],
-    [{ percent: 80 }, 0.8, undefined],
+    [0, 0, undefined],
     [{ fraction: 0.5, stage: 'upload' }, 0.5, 'upload'],
     [{ progress: 0.1 }, 0.1, undefined],
+    [{ step: 2, of: 5, stage: 'linking' }, 0.4, '2 of 5 · linking'],
   ])('is determinate for %j', (progress, value, text) => {
     expect(readToolProgress(progress, defaultLabels)).toEqual({ value, text });
   });
@@ -30,8 +29,38 @@ describe('ToolProgress', () => {
     [-5, '-5'],
     [150, '150'],
     ['<b>150%</b>', '<b>150%</b>'],
+    [{ done: 3 }, '{"done":3}'],
+    [{ progress: 42 }, '{"progress":42}'],
   ])('is indeterminate for %j, shown as text', (progress, text) => {
     expect(readToolProgress(progress, defaultLabels)).toEqual({ value: undefined, text });
+  });
+
+  // Issue: a bare number above 1 is a count as often as a percentage ("3 files"), so only done/total
+  // or a 0..1 fraction draws a determinate bar; a number that gives neither is shown as it is.
+  it.each([
+    [3, '3'],
+    [42, '42'],
+    [100, '100'],
+    [1.5, '1.5'],
+    ['42%', '42%'],
+    [{ percent: 80 }, '{"percent":80}'],
+    [{ percent: 80, message: 'Uploading' }, 'Uploading'],
+  ])('never reads %j as a percentage: indeterminate, shown as text', (progress, text) => {
+    expect(readToolProgress(progress, defaultLabels)).toEqual({ value: undefined, text });
+  });
+
+  it('draws no bar for a count of 3, and says 3 beside an indeterminate bar', () => {
+    const { container } = render(
+      <StrictMode>
+        <ToolProgress progress={3} />
+      </StrictMode>,
+    );
+    const root = container.firstElementChild as HTMLElement;
+    const bar = container.querySelector('progress') as HTMLProgressElement;
+    expect(root.dataset.state).toBe('indeterminate');
+    expect(bar).not.toHaveAttribute('value');
+    expect(bar).toHaveAttribute('aria-valuetext', '3');
+    expect(root).toHaveTextContent(/^3$/);
   });
 
   it('bounds the text of a huge value of unknown shape, and survives values JSON cannot encode', () => {
