@@ -71,7 +71,11 @@ describe('a fresh session after closed', () => {
     // tool and a gated server tool waiting for approval, a person's input queued behind them.
     emitAll(old.session, callEvents('c1', { name: 'count', arguments: {}, outcome: 'open' }));
     await user.click(screen.getByRole('button', { name: 'c1 clicked 0' }));
+    // An app-tool call with a card that shows its output: the call id reused after the close.
+    emitAll(old.session, callEvents('e1', { name: 'echo', arguments: { said: 'old' }, outcome: 'open', location: 'app' }));
     expect(await act(() => old.session.callTool({ callId: 'e1', name: 'echo', arguments: { said: 'old' } }))).toMatchObject({ ok: true });
+    const oldOutput = await waitFor(() => within(screen.getByRole('article', { name: 'echo' })).getByRole('group', { name: 'Output' }));
+    expect(oldOutput).toHaveTextContent('old');
     emitAll(old.session, callEvents('p1', { name: 'publish', arguments: {}, outcome: 'open', location: 'app' }));
     const published = old.session.callTool({ callId: 'p1', name: 'publish', arguments: {} });
     const asked = old.session.callTool({ callId: 'h1', name: 'ask', arguments: {} });
@@ -104,10 +108,18 @@ describe('a fresh session after closed', () => {
     // The same call id in the new session gets a new view, with state of its own.
     emitAll(next.session, callEvents('c1', { name: 'count', arguments: {}, outcome: 'open' }));
     expect(screen.getByRole('button', { name: 'c1 clicked 0' })).toBeInTheDocument();
-    const card = screen.getByRole('group', { name: 'Turn 1' });
+    // The call id whose card showed an output in the old session: its new card has none until
+    // the new session's call runs.
+    emitAll(next.session, callEvents('e1', { name: 'echo', arguments: { said: 'new' }, outcome: 'open', location: 'app' }));
+    const card = screen.getByRole('article', { name: 'echo' });
+    expect(card).toHaveAttribute('data-status', 'issued');
     expect(within(card).queryByRole('group', { name: 'Output' })).toBeNull();
-    // …and the new session works: its app tools run in the new host.
+    expect(card).not.toHaveTextContent('old');
+    // …and the new session works: its app tools run in the new host, and the card shows the new output.
     expect(await act(() => next.session.callTool({ callId: 'e1', name: 'echo', arguments: { said: 'new' } }))).toEqual({ ok: true, output: { said: 'new' } });
     expect(seen.echo?.lastResult?.result).toEqual({ ok: true, output: { said: 'new' } });
+    const newOutput = await waitFor(() => within(screen.getByRole('article', { name: 'echo' })).getByRole('group', { name: 'Output' }));
+    expect(newOutput).toHaveTextContent('new');
+    expect(newOutput).not.toHaveTextContent('old');
   });
 });
