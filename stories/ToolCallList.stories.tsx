@@ -152,8 +152,14 @@ const matrix: [string, unknown[]][] = [
   ['Late outcome', [...(states['issued'] as unknown[]), interrupt('turn-1'), pause(500), e.settled('c1', false, 'FAILED')]],
   ['Model stopped', states['failed'] as unknown[]],
   ['Not JSON', [e.start('c1', { name: 'search' }), e.delta('c1', '{"q": "cats"} trailing prose')]],
+  // A server without tool-stream-v1: the call is built from legacy `tool.preview` text alone.
+  ['Legacy preview', [e.preview('c1', '{"city": "Lis', { name: 'get_forecast', turnId: 'turn-1' }), pause(60), e.preview('c1', '{"city": "Lisbon", "days": 3}', { name: 'get_forecast', turnId: 'turn-1' })]],
 ];
-const matrixItems = matrix.flatMap(([label, items], i) => items.map((item) => (typeof item === 'function' ? interrupt(`t${i}`) : withId([item], `m${i}`, `t${i}`)[0])));
+const isPreview = (item: unknown) => (item as { type?: string } | null)?.type === 'tool.preview';
+const cellItems = matrix.map(([, items], i) => items.map((item) => (typeof item === 'function' ? interrupt(`t${i}`) : withId([item], `m${i}`, `t${i}`)[0])));
+// In 'auto' mode previews build calls only until the session first speaks tool.stream, so the one
+// store of the matrix takes the preview-only cells first (their place in the grid is unchanged).
+const matrixItems = [...cellItems.filter((items) => items.some(isPreview)), ...cellItems.filter((items) => !items.some(isPreview))].flat();
 
 /** Every state of a call side by side, from one store. */
 function Matrix() {
@@ -178,9 +184,13 @@ const checkMatrix: Story['play'] = async ({ canvasElement, canvas }) => {
   await expect(outcomes).toEqual([
     'pending/open', 'streaming/open', 'streaming/open', 'issued/open', 'issued/open', 'issued/open', 'settled/ok',
     'settled/error', 'settled/error', 'settled/error', 'settled/error', 'settled/error',
-    'cancelled/cancelled', 'cancelled/cancelled', 'cancelled/cancelled', 'failed/failed', 'streaming/open',
+    'cancelled/cancelled', 'cancelled/cancelled', 'cancelled/cancelled', 'failed/failed', 'streaming/open', 'issued/open',
   ]);
   await expect(within(canvas.getByRole('group', { name: 'Late outcome' })).getByText('Finished anyway after the cancel: Failed')).toBeVisible();
+  const legacy = within(canvas.getByRole('group', { name: 'Legacy preview' }));
+  await expect(legacy.getByRole('article')).toHaveAttribute('data-source', 'preview');
+  await expect(legacy.getByText('Preview')).toBeVisible();
+  await expect(legacy.getByText('Lisbon')).toBeVisible();
 };
 
 export const MatrixOfStates: Story = { render: () => <Matrix />, play: checkMatrix };
