@@ -149,11 +149,15 @@ export function createAISDKAdapter(options: AISDKAdapterOptions = {}): ToolStrea
       case 'tool-output-error': {
         const entry = known(chunk, type);
         if (entry.over) return;
-        const errorText = optString(chunk, 'errorText', type) ?? 'the tool failed';
+        optString(chunk, 'errorText', type); // checked: one that is not a string is a malformed chunk
         closeInput(entry, 'the tool failed');
         if (entry.over) return;
+        // The call was issued and its tool ran and failed: `settled` with FAILED. (`failed` is
+        // the model stopping before the arguments were complete; after `issued` the store
+        // refuses it and the call would stay issued for good.) The wire's `settled` carries no
+        // message, so the tool's error text is not shown.
         entry.over = true;
-        book.emit({ type: 'tool.stream', phase: 'failed', callId: entry.call.callId, message: errorText });
+        book.emit({ type: 'tool.stream', phase: 'settled', callId: entry.call.callId, ok: false, code: 'FAILED' });
         return;
       }
       case 'tool-output-denied': {
@@ -182,11 +186,17 @@ export function createAISDKAdapter(options: AISDKAdapterOptions = {}): ToolStrea
         }
         return;
       case 'error': {
+        // The stream broke off: a call still writing its arguments failed; one already issued
+        // will get no outcome from this stream, so it is cancelled (as on abort), not left issued.
         const errorText = optString(chunk, 'errorText', type) ?? 'unknown error';
         for (const entry of calls.values()) {
-          if (entry.inputDone) continue;
-          entry.inputDone = true;
+          if (entry.over) continue;
           entry.over = true;
+          if (entry.inputDone) {
+            book.emit({ type: 'tool.stream', phase: 'cancelled', callId: entry.call.callId });
+            continue;
+          }
+          entry.inputDone = true;
           book.fail(entry.call, `${book.provider}: the stream reported an error: ${errorText}`);
         }
         return;

@@ -255,7 +255,7 @@ describe('the AI SDK adapter', () => {
     ]);
   });
 
-  it('fails a call whose tool failed or whose input was invalid, and rejects a denied one', () => {
+  it('settles FAILED a call whose tool failed, fails one whose input was invalid, and rejects a denied one', () => {
     const { events } = run(createAISDKAdapter(), [
       { type: 'tool-input-available', toolCallId: 'a', toolName: 't', input: {} },
       { type: 'tool-output-error', toolCallId: 'a', errorText: 'disk full' },
@@ -264,10 +264,27 @@ describe('the AI SDK adapter', () => {
       { type: 'tool-output-denied', toolCallId: 'c' },
     ]);
     expect(events.filter((e) => e.phase === 'failed' || e.phase === 'settled')).toEqual([
-      { type: 'tool.stream', phase: 'failed', callId: 'a', message: 'disk full' },
+      { type: 'tool.stream', phase: 'settled', callId: 'a', ok: false, code: 'FAILED' },
       { type: 'tool.stream', phase: 'failed', callId: 'b', message: 'AI SDK: the input of t is invalid: expected object' },
       { type: 'tool.stream', phase: 'settled', callId: 'c', ok: false, code: 'REJECTED' },
     ]);
+  });
+
+  it('ends in the store every call whose tool failed, and every call open when the stream reports an error', () => {
+    const store = createToolStreamStore({ onError: (reason) => rejected.push(reason) });
+    const rejected: string[] = [];
+    const { events } = run(createAISDKAdapter(), [
+      { type: 'tool-input-available', toolCallId: 'a', toolName: 't', input: {} },
+      { type: 'tool-output-error', toolCallId: 'a', errorText: 'disk full' },
+      { type: 'tool-input-available', toolCallId: 'b', toolName: 't', input: { q: 1 } },
+      { type: 'tool-input-start', toolCallId: 'c', toolName: 't' },
+      { type: 'tool-input-delta', toolCallId: 'c', inputTextDelta: '{"q":' },
+      { type: 'error', errorText: 'rate limited' },
+    ]);
+    for (const event of events) store.getState().dispatch(event);
+    expect(rejected).toEqual([]);
+    const status = (id: string) => store.getState().calls[id]?.status;
+    expect([status('a'), store.getState().calls['a']?.code, status('b'), status('c')]).toEqual(['settled', 'FAILED', 'cancelled', 'failed']);
   });
 
   it('cancels open calls on abort and fails them on error', () => {
