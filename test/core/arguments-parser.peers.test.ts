@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
 import { createArgumentsParser } from 'toolgate/core';
-import { parse as partialJsonParse } from 'partial-json';
+import { Allow, parse as partialJsonParse } from 'partial-json';
 import cases from '../fixtures/peer-cases/partial-json-peer-cases.json';
 import { isConsistentPreview } from './preview-consistency';
 
@@ -32,6 +32,48 @@ type Verdict =
   /** The parser takes strings; a non-string fragment is refused earlier, by event validation. */
   | 'takes text only';
 
+/** Pieces a completion of cut JSON text may need: a quote, a value, a colon, a comma, closers, the rest of a literal. */
+const COMPLETION_PIECES = ['"', '0', ':', ',', ']', '}', 'ull', 'rue', 'alse'];
+
+/**
+ * The value of the shortest completion of `text` made of {@link COMPLETION_PIECES} (up to four),
+ * found by trying them with JSON.parse: a final value the text can still become, found without
+ * either parser.
+ */
+function completedValue(text: string): { value: unknown } | undefined {
+  let suffixes = [''];
+  for (let pieces = 0; pieces <= 4; pieces += 1) {
+    for (const suffix of suffixes) {
+      try {
+        return { value: JSON.parse(text + suffix) as unknown };
+      } catch {
+        // not yet
+      }
+    }
+    suffixes = suffixes.flatMap((suffix) => COMPLETION_PIECES.map((piece) => suffix + piece));
+  }
+  return undefined;
+}
+
+/**
+ * For a case whose `allow` flags forbid partial types: toolgate's preview must still be right, not
+ * just different. It is consistent with a final value the text can become (a prefix, as number
+ * previews are checked), it is what partial-json shows with every partial type allowed, and it
+ * shows at least what the limited peer shows.
+ */
+function previewsWhatItMay(input: string, preview: unknown, expected: unknown): boolean {
+  const final = completedValue(input);
+  if (final === undefined || !isConsistentPreview(preview, final.value)) return false;
+  let unlimited: { value: unknown } | undefined;
+  try {
+    unlimited = { value: partialJsonParse(input, Allow.ALL) as unknown };
+  } catch {
+    unlimited = undefined;
+  }
+  if (unlimited === undefined || !isDeepStrictEqual(preview, unlimited.value)) return false;
+  return expected === 'throws' || isConsistentPreview(expected, preview);
+}
+
 function verdict(c: PeerCase): Verdict | 'unexplained' {
   if (typeof c.input !== 'string') return 'takes text only';
   const parser = createArgumentsParser();
@@ -54,7 +96,7 @@ function verdict(c: PeerCase): Verdict | 'unexplained' {
   if (c.allow !== undefined && /INFINITY|NAN/.test(c.allow) && parser.error !== undefined) return 'refuses tokens JSON does not have';
   if (parser.error !== undefined) return 'unexplained';
   if (expected === 'throws' && preview === undefined) return 'nothing to show yet is not an error';
-  if (c.semantics === 'partial-json' && c.allow !== undefined && c.allow !== 'ALL') {
+  if (c.semantics === 'partial-json' && c.allow !== undefined && c.allow !== 'ALL' && previewsWhatItMay(c.input, preview, expected)) {
     return 'always previews open strings, containers and decided literals';
   }
   if (/[-+.\deE]$/.test(c.input.trimEnd()) && isConsistentPreview(preview, expected)) return 'waits for the end of a number';
