@@ -153,7 +153,10 @@ describe('the app-tool host under load', () => {
         outcome.results.forEach((result, i) => {
           const planned = outcome.plan[i]!;
           if (planned.behaviour === 'bad-arguments') {
-            expect(result).toMatchObject({ ok: false, code: 'INVALID' });
+            // Never run: INVALID, or INTERRUPTED when its turn was already interrupted on arrival
+            // (the epoch gate comes before the argument check).
+            expect(ran.has(i)).toBe(false);
+            expect(['INVALID', 'INTERRUPTED']).toContain(result.ok ? 'ok' : result.code);
             return;
           }
           if (!ran.has(i)) {
