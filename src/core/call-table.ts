@@ -16,6 +16,9 @@ import type { ToolCall } from './tool-call';
 const CHUNK_BITS = 5;
 const CHUNK = 1 << CHUNK_BITS;
 
+/** Where a state keeps its table: a symbol, so it stays out of keys and JSON. */
+export const TABLE: unique symbol = Symbol('toolgate.calls');
+
 /** Ids in arrival order and their positions: append-only, shared along a line of tables. */
 interface CallIndex {
   readonly positions: Map<string, number>;
@@ -105,4 +108,17 @@ export function callRecord(table: CallTable): Readonly<Record<string, ToolCall>>
     table.record = Object.freeze(record);
   }
   return table.record;
+}
+
+/**
+ * The call with id `callId`, or `undefined`: never a property inherited from Object.prototype.
+ * On a store's state it reads the table, without building the `calls` record.
+ *
+ * @example
+ * const call = callOf(state, callIdFromUrl); // never Object.prototype's 'constructor'
+ */
+export function callOf<C = ToolCall>(state: { readonly calls: Readonly<Record<string, C>> }, callId: string): C | undefined {
+  const table = (state as { [TABLE]?: CallTable })[TABLE];
+  if (table !== undefined) return getCall(table, callId) as C | undefined;
+  return Object.prototype.hasOwnProperty.call(state.calls, callId) ? state.calls[callId] : undefined;
 }

@@ -10,6 +10,7 @@
  */
 
 import { isTerminalStatus, type ToolCallStatus } from './call-lifecycle';
+import { callOf as readCall } from './call-table';
 import type { ConfirmationController, ConfirmationOutcome } from './confirmation-machine';
 import type { ToolSession } from './session';
 import type { ToolDescriptor } from './tool-descriptor';
@@ -162,8 +163,9 @@ export function connectApprovalGate(
   const callOf = new Map<string, string>();
   let stopWatching: (() => void) | undefined;
   const ended = (callId: string): boolean => {
-    const all = calls?.getState().calls;
-    const call = all !== undefined && Object.hasOwn(all, callId) ? all[callId] : undefined;
+    // One call, read without building the whole `calls` record: this runs on every store change
+    // while a request waits.
+    const call = calls === undefined ? undefined : readCall(calls.getState(), callId);
     return call !== undefined && isTerminalStatus(call.status);
   };
   const sweep = (): void => {

@@ -8,8 +8,10 @@
  * after a tool does not invoke it").
  */
 import { isTerminalStatus, nextCallStatus } from './call-lifecycle';
-import { callRecord, emptyCallTable, getCall, setCall, type CallTable } from './call-table';
+import { callOf, callRecord, emptyCallTable, setCall, TABLE, type CallTable } from './call-table';
 import { snapshotJson } from './json-value';
+
+export { callOf };
 import { applyPreview, previewsCount, type PreviewMode } from './legacy-preview';
 import { appendArguments, createToolCall, resetArguments, settleArguments, updateToolCall, type ToolCall, type ToolCallFields } from './tool-call';
 import { validateToolEvent } from './validate-event';
@@ -111,8 +113,6 @@ export function initialToolStreamState(options: ToolStreamStateOptions = {}): To
   });
 }
 
-/** Where a state keeps its calls (see call-table.ts); a symbol, so it stays out of keys and JSON. */
-const TABLE = Symbol('toolgate.calls');
 
 /**
  * What every state shares: `calls`, built from the state's table when first read (a frozen
@@ -400,18 +400,6 @@ function openCallsOf(state: ToolStreamState, turnId: string | undefined): ToolCa
 function placeCall(state: ToolStreamState, call: ToolCall): { table: CallTable; order: readonly string[] } {
   const known = callOf(state, call.callId) !== undefined;
   return { table: setCall(tableOf(state), call), order: known ? state.order : Object.freeze([...state.order, call.callId]) };
-}
-
-/**
- * The call with id `callId`, or `undefined`: never a property inherited from Object.prototype.
- *
- * @example
- * const call = callOf(state, callIdFromUrl); // never Object.prototype's 'constructor'
- */
-export function callOf(state: Pick<ToolStreamState, 'calls'>, callId: string): ToolCall | undefined {
-  const table = (state as { [TABLE]?: CallTable })[TABLE];
-  if (table !== undefined) return getCall(table, callId);
-  return Object.prototype.hasOwnProperty.call(state.calls, callId) ? state.calls[callId] : undefined;
 }
 
 function describeEvent(event: ToolEvent): string {
