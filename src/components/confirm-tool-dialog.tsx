@@ -83,6 +83,14 @@ export interface ConfirmToolDialogProps {
   labels?: ConfirmToolLabelsOverride;
   /** Where the dialog is portalled (default `document.body`). */
   container?: HTMLElement | null;
+  /**
+   * `true` (the default): the page behind is inert, focus is trapped, an overlay covers the page.
+   * `false` shows the same dialog without them, so several can be seen at once (a gallery of its
+   * states, a docs page); with `container` it sits where you put it. A proposal that a person must
+   * answer should stay modal. A click outside does nothing either way; Escape goes to the dialog
+   * opened last.
+   */
+  modal?: boolean;
   className?: string;
 }
 
@@ -258,7 +266,7 @@ function DialogView({ model, props, fallbackTitle }: { model: DialogModel; props
   const view = model.view;
   const descriptor = view?.descriptor ?? resolveToolDescriptor(props.descriptor);
   return (
-    <Dialog.Root open={model.open}>
+    <Dialog.Root open={model.open} modal={props.modal ?? true}>
       <Dialog.Portal container={props.container}>
         <Dialog.Overlay className="toolgate-confirm-overlay" />
         <Dialog.Content
@@ -369,7 +377,9 @@ function DialogBody({ model, view, props, all, confirm, onEscape }: BodyProps) {
 
   return (
     <>
-      <header className="toolgate-confirm-header">
+      {/* A div, not <header>: outside article and section a header is a banner landmark, and dialogs
+          shown side by side (modal={false}) would each add one. */}
+      <div className="toolgate-confirm-header">
         <Dialog.Title className="toolgate-confirm-title">{confirm.title(view.title, toolName)}</Dialog.Title>
         <div className="toolgate-confirm-chips">
           <span className="toolgate-chip" data-effect={descriptor.effect}>
@@ -381,7 +391,7 @@ function DialogBody({ model, view, props, all, confirm, onEscape }: BodyProps) {
         </div>
         {model.waiting > 0 && <p className="toolgate-confirm-waiting">{confirm.waiting(model.waiting, count(model.waiting))}</p>}
         {model.ahead > 0 && <p className="toolgate-confirm-waiting">{confirm.queued(model.ahead, count(model.ahead))}</p>}
-      </header>
+      </div>
       <Dialog.Description className="toolgate-confirm-description">{description}</Dialog.Description>
       {descriptor.description && <p className="toolgate-confirm-tool-description">{descriptor.description}</p>}
       <dl className="toolgate-confirm-facts">
@@ -593,9 +603,9 @@ function EndedBeforeReview({
   const outcome = model.outcome;
   return (
     <>
-      <header className="toolgate-confirm-header">
+      <div className="toolgate-confirm-header">
         <Dialog.Title className="toolgate-confirm-title">{title}</Dialog.Title>
-      </header>
+      </div>
       <Dialog.Description className="toolgate-confirm-description">{confirm.status[model.status]}</Dialog.Description>
       <div role="alert" className="toolgate-confirm-alert">
         {outcome && outcome.status !== 'done' && outcome.status !== 'denied' && (

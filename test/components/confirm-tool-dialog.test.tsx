@@ -425,6 +425,27 @@ describe('ConfirmToolDialog (one proposed call)', () => {
     expect(outcomes).toEqual([]);
   });
 
+  it('is modal by default: the page behind is hidden and covered', async () => {
+    const user = userEvent.setup();
+    strict(<Page room={createScriptedRoom()} />);
+    await openDialog(user);
+    expect(document.querySelector('.toolgate-confirm-overlay')).not.toBeNull();
+    expect(screen.queryByRole('button', { name: 'Propose' })).toBeNull();
+  });
+
+  it('with modal={false} leaves the page reachable, without an overlay, and still denies with Escape', async () => {
+    const user = userEvent.setup();
+    const outcomes: ConfirmationOutcome[] = [];
+    strict(<Page room={createScriptedRoom()} modal={false} outcomes={outcomes} />);
+    const dialog = await openDialog(user);
+    expect(document.querySelector('.toolgate-confirm-overlay')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Propose' })).toBeVisible();
+    // With the page reachable, a banner landmark in each dialog would clash with the page's own.
+    expect(within(dialog).queryByRole('banner')).toBeNull();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(outcomes).toEqual([{ status: 'denied' }]));
+  });
+
   it('renders argument strings that contain HTML as text', async () => {
     const user = userEvent.setup();
     const hostile = '<img src=x onerror="alert(1)"><script>alert(2)</script><b>bold</b>';
