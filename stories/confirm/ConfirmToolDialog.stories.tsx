@@ -1,18 +1,26 @@
+import { useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { ConfirmToolDialog } from 'toolgate';
+import { ConfirmToolDialog, createConfirmationController, type CheckOutcome, type ConfirmationStatus } from 'toolgate';
+import { createScriptedRoom, type ScriptedRoom } from 'toolgate/testing';
+import { Frame } from '../support/scenarios';
 import {
   Proposal,
   QueuePage,
+  ROOM_DELAY_MS,
   descriptors,
+  held,
+  heldCrypto,
   holdingRoom,
   openDialog,
   outcomesText,
   page,
+  storySpeed,
   transferArgs,
   untilClosed,
   untilStatus,
   type ConfirmStoryArgs,
+  type ProposalProps,
 } from './support';
 
 /**
@@ -32,6 +40,43 @@ const meta = {
 } satisfies Meta<ConfirmStoryArgs>;
 export default meta;
 type Story = StoryObj<ConfirmStoryArgs>;
+
+/* ------------------------------------------------------------ before review */
+
+/**
+ * Taken in but not yet reviewable (`idle`, "Preparing…"): the arguments are snapshotted and shown,
+ * their fingerprint is still being computed, so Approve cannot act; Deny and Escape can. Usually
+ * over within a frame; here Web Crypto is held (for as long as the story is tested).
+ */
+export const Preparing: Story = {
+  render: ({ speed }) => (
+    <Proposal
+      speed={speed}
+      toolName="transfer"
+      descriptor={descriptors.highWrite}
+      arguments={transferArgs}
+      makeController={() => createConfirmationController({ crypto: heldCrypto(speed) })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    await userEvent.click(body.getByRole('button', { name: 'Propose transfer' }));
+    const dialog = await body.findByRole('dialog');
+    await untilStatus(dialog, 'idle');
+    const inside = within(dialog);
+    await expect(inside.getByRole('status')).toHaveTextContent('Preparing…');
+    const fingerprint = dialog.querySelector('.toolgate-confirm-fingerprint');
+    await expect(fingerprint).toHaveTextContent(/^…$/);
+    await expect(fingerprint).not.toHaveAttribute('data-fingerprint');
+    await expect(inside.getByRole('group', { name: 'Arguments' })).toHaveTextContent('DE89 3704');
+    await waitFor(() => expect(inside.getByRole('button', { name: 'Deny' })).toHaveFocus());
+    const approve = inside.getByRole('button', { name: 'Approve' });
+    await expect(approve).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(approve);
+    await expect(dialog).toHaveAttribute('data-status', 'idle');
+    await expect(body.getByTestId('room')).toHaveTextContent('Room: 0 calls, 0 effects');
+  },
+};
 
 /* ---------------------------------------------------------------- reviewing */
 
@@ -239,6 +284,54 @@ export const UncertainWithoutCheckThenRetry: Story = {
   },
 };
 
+/** The application's check of a lost transfer: looks in the room's record once `wait` is over. */
+const ledgerCheck =
+  (wait: () => Promise<void>) =>
+  (room: ScriptedRoom): CheckOutcome =>
+  async () => {
+    await wait();
+    return room.effects.length > 0 ? { status: 'done', output: 'found in the ledger' } : { status: 'not-done', reason: 'No such transfer in the ledger: it did not happen.' };
+  };
+
+/**
+ * The application's check is running after an unknown outcome ("Checking whether it took
+ * effect…"). It does not answer while the story is tested, so the dialog stays here when the play
+ * function ends. Meanwhile nothing can be pressed: not the check again, not a retry, not Close,
+ * and Escape does nothing.
+ */
+export const Checking: Story = {
+  render: ({ speed }) => (
+    <Proposal
+      speed={speed}
+      toolName="transfer"
+      descriptor={descriptors.highWrite}
+      arguments={transferArgs}
+      roomOptions={{ faults: [{ kind: 'lose-request' }] }}
+      check={ledgerCheck(() => held(speed))}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    const inside = within(dialog);
+    await userEvent.click(inside.getByRole('button', { name: 'Approve' }));
+    await untilStatus(dialog, 'uncertain');
+    const check = inside.getByRole('button', { name: 'Check whether it happened' });
+    await waitFor(() => expect(check).toHaveFocus());
+    await userEvent.click(check);
+    await untilStatus(dialog, 'checking');
+    await expect(inside.getByRole('status')).toHaveTextContent('Checking whether it took effect…');
+    await expect(check).toHaveAttribute('aria-disabled', 'true');
+    await expect(inside.getByRole('button', { name: 'Close' })).toHaveAttribute('aria-disabled', 'true');
+    await expect(inside.queryByRole('button', { name: /Try again/ })).toBeNull();
+    await expect(inside.getByRole('alert')).toBeEmptyDOMElement();
+    await userEvent.click(check);
+    await userEvent.keyboard('{Escape}');
+    await expect(dialog).toHaveAttribute('data-status', 'checking');
+    // Only the unknown outcome so far; the check has not answered.
+    await expect(outcomesText(canvasElement)).toMatch(/^uncertain: [^\n]*$/);
+  },
+};
+
 /* ------------------------------------------------------------------- queue */
 
 /** Three requests in the provider's queue: shown one at a time, with how many wait. */
@@ -415,5 +508,94 @@ export const UncertainDark: Story = {
     await untilStatus(dialog, 'uncertain');
     await expect(within(dialog).getByRole('button', { name: 'Check whether it happened' })).toBeVisible();
     await expect(canvasElement.ownerDocument.documentElement).toHaveAttribute('data-theme', 'dark');
+  },
+};
+
+/* ------------------------------------------------------- every state at once */
+
+/** One cell of the matrix: a real dialog with its own scripted room, shown in place (`modal={false}`, portalled into the cell). */
+function InlineDialog({ label, speed, roomOptions, wrapRoom, check, makeController, noRoom: _noRoom, ...dialog }: ProposalProps & { label: string }) {
+  const [scripted] = useState(() => createScriptedRoom({ delayMs: ROOM_DELAY_MS, ...roomOptions, speed: storySpeed(speed) }));
+  const [room] = useState(() => (wrapRoom ? wrapRoom(scripted, speed) : scripted));
+  const [controller] = useState(() => makeController?.());
+  const [cell, setCell] = useState<HTMLElement | null>(null);
+  return (
+    <div role="group" aria-label={label} style={{ display: 'grid', gap: '0.25rem', alignContent: 'start' }}>
+      <span style={{ fontSize: '0.75rem', color: 'var(--toolgate-muted)' }}>{label}</span>
+      <div ref={setCell} />
+      {cell && (
+        <ConfirmToolDialog
+          {...dialog}
+          room={room}
+          {...(check ? { checkOutcome: check(scripted) } : {})}
+          {...(controller ? { controller } : {})}
+          // Kept open through done and denied (a page that closes on onOpenChange(false) would hide them).
+          open
+          onOpenChange={() => {}}
+          modal={false}
+          container={cell}
+          className="confirm-matrix-dialog"
+        />
+      )}
+    </div>
+  );
+}
+
+/** What the matrix shows, and how its play function gets each cell there. `held` for ever: a gallery. */
+const cells: { label: string; status: ConfirmationStatus; text: string; steps: ('approve' | 'deny' | 'check')[]; props: (speed: number) => Partial<ProposalProps> }[] = [
+  { label: 'Preparing', status: 'idle', text: 'Preparing…', steps: [], props: (speed) => ({ makeController: () => createConfirmationController({ crypto: heldCrypto(speed, Infinity) }) }) },
+  { label: 'Reviewing', status: 'reviewing', text: 'Waiting for your decision', steps: [], props: () => ({}) },
+  { label: 'Confirming', status: 'confirming', text: 'Getting a confirmation…', steps: ['approve'], props: () => ({ wrapRoom: (room, s) => holdingRoom(room, 'confirmTool', s, Infinity) }) },
+  { label: 'Invoking', status: 'invoking', text: 'cannot be cancelled', steps: ['approve'], props: () => ({ wrapRoom: (room, s) => holdingRoom(room, 'invokeTool', s, Infinity) }) },
+  { label: 'Uncertain', status: 'uncertain', text: 'Outcome unknown', steps: ['approve'], props: () => ({ roomOptions: { faults: [{ kind: 'lose-request' }] }, check: ledgerCheck(async () => {}) }) },
+  { label: 'Checking', status: 'checking', text: 'Checking whether it took effect…', steps: ['approve', 'check'], props: (speed) => ({ roomOptions: { faults: [{ kind: 'lose-request' }] }, check: ledgerCheck(() => held(speed, Infinity)) }) },
+  { label: 'Done', status: 'done', text: 'Done', steps: ['approve'], props: () => ({}) },
+  { label: 'Denied', status: 'denied', text: 'Denied', steps: ['deny'], props: () => ({}) },
+  { label: 'Refused', status: 'refused', text: 'Refused', steps: ['approve'], props: () => ({ roomOptions: { grants: ['tool:invoke:*'] } }) },
+  { label: 'Failed', status: 'failed', text: 'Failed', steps: ['approve'], props: () => ({ roomOptions: { faults: [{ kind: 'fail-invoke', reason: 'insufficient funds' }] } }) },
+];
+
+// The dialog is fixed in the middle of the screen; in a cell it sits in the flow instead.
+const inlineCss = '.confirm-matrix-dialog.toolgate-confirm { position: relative; top: auto; left: auto; transform: none; width: auto; max-height: none; z-index: auto; box-shadow: none; }';
+
+/**
+ * Every state the dialog can show, side by side: the real `ConfirmToolDialog`, each with its own
+ * scripted room, rendered with `modal={false}` into its cell (several modal dialogs cannot be open
+ * at once: each would make the others inert). The play function drives each cell by its buttons,
+ * as in the stories above; holds never end here. Not shown: `withdrawn` (the requester took the
+ * request back, so its dialog closes) and a request waiting behind another in a shared queue.
+ */
+export const MatrixOfStates: Story = {
+  render: ({ speed }) => (
+    <Frame wide>
+      <style>{inlineCss}</style>
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(24rem, 1fr))', gap: '1rem', alignItems: 'start' }}>
+        {cells.map((cell) => (
+          <InlineDialog key={cell.label} label={cell.label} speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} {...cell.props(speed)} />
+        ))}
+      </div>
+    </Frame>
+  ),
+  play: async ({ canvasElement }) => {
+    const dialogOf = (label: string) => within(within(canvasElement).getByRole('group', { name: label })).getByRole('dialog');
+    for (const cell of cells) {
+      const dialog = await waitFor(() => dialogOf(cell.label));
+      await untilStatus(dialog, cell.status === 'idle' ? 'idle' : 'reviewing');
+      for (const step of cell.steps) {
+        if (step === 'check') await untilStatus(dialog, 'uncertain');
+        const name = step === 'approve' ? 'Approve' : step === 'deny' ? 'Deny' : 'Check whether it happened';
+        await userEvent.click(within(dialog).getByRole('button', { name }));
+      }
+    }
+    for (const cell of cells) {
+      const dialog = dialogOf(cell.label);
+      await untilStatus(dialog, cell.status);
+      await expect(within(dialog).getByRole('status')).toHaveTextContent(cell.text);
+    }
+    await expect(Array.from(canvasElement.querySelectorAll<HTMLElement>('.toolgate-confirm'), (d) => d.dataset['status'])).toEqual(cells.map((cell) => cell.status));
+    await expect(within(dialogOf('Done')).getByRole('region', { name: 'Result' })).toBeVisible();
+    await expect(within(dialogOf('Refused')).getByRole('alert')).toHaveTextContent('missing tool:confirm:transfer');
+    await expect(within(dialogOf('Failed')).getByRole('alert')).toHaveTextContent('insufficient funds');
+    await expect(within(dialogOf('Checking')).getByRole('button', { name: 'Check whether it happened' })).toHaveAttribute('aria-disabled', 'true');
   },
 };

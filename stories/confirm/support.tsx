@@ -10,6 +10,7 @@ import {
   ToolgateProvider,
   useToolConfirmation,
   type ConfirmToolDialogProps,
+  type ConfirmationController,
   type ConfirmationOutcome,
   type ToolDescriptor,
   type ToolRoom,
@@ -47,14 +48,22 @@ export function describeOutcome(outcome: ConfirmationOutcome): string {
   }
 }
 
+/**
+ * A wait that never ends under test, so the play function reads the state it holds (and the
+ * promise is still pending when the play function ends); when watched it ends after `ms / speed`.
+ * `ms` Infinity: never, watched or not (a gallery of states).
+ */
+export function held(speed: number, ms = 8000): Promise<void> {
+  return new Promise((resolve) => {
+    const pace = storySpeed(speed);
+    // Under test the pace is Infinity (instant): ms / pace is 0, and nothing is scheduled.
+    if (Number.isFinite(pace) && Number.isFinite(ms)) setTimeout(resolve, ms / pace);
+  });
+}
+
 /** A room that holds `method` (never answers while under test; answers after `ms / speed` when watched). */
 export function holdingRoom(room: ToolRoom, method: 'confirmTool' | 'invokeTool', speed: number, ms = 8000): ToolRoom {
-  const gate = (): Promise<void> =>
-    new Promise((resolve) => {
-      const pace = storySpeed(speed);
-      // Under test the pace is Infinity (instant): the call stays in flight and the play function reads that state.
-      if (Number.isFinite(pace)) setTimeout(resolve, ms / pace);
-    });
+  const gate = (): Promise<void> => held(speed, ms);
   return {
     confirmTool: async (name, args) => {
       if (method === 'confirmTool') await gate();
@@ -67,6 +76,18 @@ export function holdingRoom(room: ToolRoom, method: 'confirmTool' | 'invokeTool'
   };
 }
 
+/**
+ * Web Crypto whose digest waits on {@link held}: without its fingerprint a request stays `idle`
+ * ("Preparing…"), which is otherwise over within a frame.
+ */
+export function heldCrypto(speed: number, ms?: number): { subtle: SubtleCrypto } {
+  const digest = async (algorithm: AlgorithmIdentifier, data: BufferSource): Promise<ArrayBuffer> => {
+    await held(speed, ms);
+    return globalThis.crypto.subtle.digest(algorithm, data);
+  };
+  return { subtle: { digest } as unknown as SubtleCrypto };
+}
+
 export interface ProposalProps extends Omit<ConfirmToolDialogProps, 'open' | 'onOpenChange' | 'room' | 'onResult'> {
   speed: number;
   /** The scripted room's options (its speed comes from the story). */
@@ -77,6 +98,8 @@ export interface ProposalProps extends Omit<ConfirmToolDialogProps, 'open' | 'on
   noRoom?: boolean;
   /** Given the room, for a `checkOutcome` that looks at what it did. */
   check?: (room: ScriptedRoom) => ConfirmToolDialogProps['checkOutcome'];
+  /** A controller of the story's own (made once), e.g. one whose Web Crypto is held. */
+  makeController?: () => ConfirmationController;
   label?: string;
 }
 
@@ -84,9 +107,10 @@ export interface ProposalProps extends Omit<ConfirmToolDialogProps, 'open' | 'on
  * A page that proposes one call: a button opens the dialog, and the outcomes it reports are
  * listed beside it, with what the room recorded (calls and effects).
  */
-export function Proposal({ speed, roomOptions, wrapRoom, noRoom, check, label, ...dialog }: ProposalProps) {
+export function Proposal({ speed, roomOptions, wrapRoom, noRoom, check, makeController, label, ...dialog }: ProposalProps) {
   const [scripted] = useState(() => createScriptedRoom({ delayMs: ROOM_DELAY_MS, ...roomOptions, speed: storySpeed(speed) }));
   const [room] = useState(() => (wrapRoom ? wrapRoom(scripted, speed) : scripted));
+  const [controller] = useState(() => makeController?.());
   const [open, setOpen] = useState(false);
   const [outcomes, setOutcomes] = useState<ConfirmationOutcome[]>([]);
   return (
@@ -106,6 +130,7 @@ export function Proposal({ speed, roomOptions, wrapRoom, noRoom, check, label, .
         {...dialog}
         {...(noRoom ? {} : { room })}
         {...(check ? { checkOutcome: check(scripted) } : {})}
+        {...(controller ? { controller } : {})}
         open={open}
         onOpenChange={setOpen}
         onResult={(outcome) => setOutcomes((previous) => [...previous, outcome])}
