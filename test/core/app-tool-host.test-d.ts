@@ -2,6 +2,7 @@
 // (test/hooks/use-app-tool.test-d.ts), for tools registered on a host directly. Checked by tsc.
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import { type } from 'arktype';
 import {
   ToolError,
   createAppToolHost,
@@ -36,6 +37,29 @@ describe('app tools in core', () => {
       },
     });
     expectTypeOf(unregister).toEqualTypeOf<() => void>();
+  });
+
+  it('infer the arguments of run from an ArkType validate (its output, after morphs and defaults)', () => {
+    const move = defineAppTool({
+      name: 'move',
+      validate: type({ blockId: 'string', to: 'string.integer.parse', 'note?': 'string', speed: 'number = 1' }),
+      run: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ blockId: string; to: number; note?: string; speed: number }>();
+        return { moved: args.blockId };
+      },
+    });
+    expectTypeOf(move).toEqualTypeOf<AppTool<{ blockId: string; to: number; note?: string; speed: number }>>();
+
+    const host = createAppToolHost();
+    host.register({
+      name: 'rename',
+      validate: type({ title: 'string > 0' }),
+      confirm: (args) => args.title.length > 40,
+      run: ({ title }, ctx) => {
+        expectTypeOf(title).toEqualTypeOf<string>();
+        expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
+      },
+    });
   });
 
   it('answer every call with one ToolResult', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import * as v from 'valibot';
+import { type } from 'arktype';
 import {
   checkJsonSchema,
   createAppToolHost,
@@ -94,9 +95,10 @@ describe('checkJsonSchema', () => {
 });
 
 describe('Standard Schema validation', () => {
-  it('recognises zod and valibot schemas as Standard Schema, and JSON Schema as not', () => {
+  it('recognises zod, valibot and ArkType schemas as Standard Schema, and JSON Schema as not', () => {
     expect(isStandardSchema(z.object({}))).toBe(true);
     expect(isStandardSchema(v.object({}))).toBe(true);
+    expect(isStandardSchema(type({}))).toBe(true);
     expect(isStandardSchema({ type: 'object' })).toBe(false);
   });
 
@@ -162,6 +164,34 @@ describe('an app tool with a Standard Schema validate', () => {
     host.register({ name: 'vb', validate: v.object({ n: v.number() }), run: ({ n }) => n * 2 });
     await expect(host.call(call('vb', { n: 21 }))).resolves.toEqual({ ok: true, output: 42 });
     await expect(host.call(call('vb', { n: '21' }))).resolves.toMatchObject({ ok: false, code: 'INVALID' });
+  });
+
+  it("validates with ArkType too: run gets ArkType's output, parsed and defaulted", async () => {
+    const host = createAppToolHost();
+    const run = vi.fn((args: { n: number; limit: number }) => args);
+    const tool = defineAppTool({ name: 'ark', validate: type({ n: 'string.numeric.parse', limit: 'number = 10' }), run });
+    expectTypeOf(tool.run).parameter(0).toEqualTypeOf<{ n: number; limit: number }>();
+    host.register(tool);
+    await expect(host.call(call('ark', { n: '21' }))).resolves.toEqual({ ok: true, output: { n: 21, limit: 10 } });
+    expect(run).toHaveBeenCalledOnce();
+    expect(run.mock.calls[0]![0]).toEqual({ n: 21, limit: 10 });
+  });
+
+  it("answers INVALID with ArkType's message and path, without running", async () => {
+    const host = createAppToolHost();
+    const run = vi.fn();
+    host.register({ name: 'ark-bad', validate: type({ title: 'string', 'tags?': 'string[]' }), run });
+    await expect(host.call(call('ark-bad', { title: 3 }))).resolves.toEqual({
+      ok: false,
+      code: 'INVALID',
+      message: 'arguments.title: title must be a string (was a number)',
+    });
+    await expect(host.call(call('ark-bad', { title: 'T', tags: ['a', 1] }))).resolves.toEqual({
+      ok: false,
+      code: 'INVALID',
+      message: 'arguments.tags[1]: tags[1] must be a string (was a number)',
+    });
+    expect(run).not.toHaveBeenCalled();
   });
 
   it('checks the JSON Schema first, then the validator', async () => {
@@ -237,6 +267,23 @@ describe('the types of an app tool', () => {
       },
     });
     await expect(host.call(call('typed', { id: 'a', count: 2 }))).resolves.toEqual({ ok: true, output: 2 });
+  });
+
+  it('types run and confirm from an inline ArkType validate passed to register', async () => {
+    const host = createAppToolHost();
+    host.register({
+      name: 'ark-typed',
+      validate: type({ id: 'string', count: 'string.integer.parse' }),
+      confirm: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ id: string; count: number }>();
+        return false;
+      },
+      run: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ id: string; count: number }>();
+        return args.count + 1;
+      },
+    });
+    await expect(host.call(call('ark-typed', { id: 'a', count: '2' }))).resolves.toEqual({ ok: true, output: 3 });
   });
 
   it('types the arguments as a plain record when nothing else says', () => {
