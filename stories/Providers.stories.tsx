@@ -21,6 +21,12 @@ import anthropicCut from '../test/fixtures/real-streams/anthropic-truncated-max-
 import gemini from '../test/fixtures/real-streams/gemini-vertex-partialargs-nested-1kb.jsonl?raw';
 import cohere from '../test/fixtures/real-streams/cohere-v2-parallel-tool-call-delta.jsonl?raw';
 import aiSdk from '../test/fixtures/real-streams/aisdk-ui-langgraph-gpt5-parallel.jsonl?raw';
+import deepSeek from '../test/fixtures/real-streams/deepseek-chat-v4-multiedit.jsonl?raw';
+import glm from '../test/fixtures/real-streams/zai-chat-glm46-parallel-whole-args.jsonl?raw';
+import kimiOpenRouter from '../test/fixtures/real-streams/openrouter-chat-kimi-k25-parallel-tiny-frags.jsonl?raw';
+import kimiGroq from '../test/fixtures/real-streams/groq-chat-kimi-k2-parallel-whole-args.jsonl?raw';
+import mistral from '../test/fixtures/real-streams/mistral-chat-small-whole-args.jsonl?raw';
+import xai from '../test/fixtures/real-streams/xai-realtime-grok-weather.jsonl?raw';
 
 interface Args {
   /** How fast the recording replays: 1 is one chunk every 40 ms (instant when run as a test). */
@@ -41,45 +47,93 @@ const meta = {
 export default meta;
 type Story = StoryObj<Args>;
 
-/** The recording's chunks through the adapter: toolgate events with a pause between chunks. */
-function replayRecording(recording: string, adapter: ToolStreamAdapter): unknown[] {
-  const items: unknown[] = [];
+/**
+ * The recording's chunks fed through the adapter as the replay reaches them: each chunk is
+ * pushed when its turn comes, and its events are sent at once, then a pause. Lazy, so the
+ * adapter runs live during playback, and a fresh call gives a fresh pass (the adapter is stateful).
+ */
+function* replayRecording(recording: string, adapter: ToolStreamAdapter): Generator<unknown, void, undefined> {
   for (const line of recording.split('\n')) {
     if (line.trim() === '') continue;
     const events = adapter.push(JSON.parse(line));
-    if (events.length > 0) items.push(...events, pause(40));
+    if (events.length === 0) continue;
+    yield* events;
+    yield pause(40);
   }
-  items.push(...adapter.end());
-  return items;
+  yield* adapter.end();
 }
 
-/** The statuses the events end each call with, to compare with what the list shows. */
-function finalStatuses(items: readonly unknown[]): string[] {
-  const last = new Map<string, string>();
+interface FinalCall {
+  status: string;
+  /** The value of `arguments-complete`, when the call got one. */
+  arguments?: unknown;
+}
+
+const STATUS_OF_PHASE: Record<string, string> = {
+  start: 'pending',
+  'arguments-delta': 'streaming',
+  'arguments-complete': 'issued',
+  settled: 'settled',
+  cancelled: 'cancelled',
+  failed: 'failed',
+};
+
+/** How the events end each call (status, final arguments), in the order the calls began: what the list must show. */
+function finalCalls(items: Iterable<unknown>): FinalCall[] {
+  const calls = new Map<string, FinalCall>();
   for (const item of items) {
-    const event = item as { type?: string; phase?: string; callId?: string };
+    const event = item as { type?: string; phase?: string; callId?: string; arguments?: unknown };
     if (event.type !== 'tool.stream' || event.callId === undefined) continue;
-    const status = ({ start: 'pending', 'arguments-delta': 'streaming', 'arguments-complete': 'issued', settled: 'settled', cancelled: 'cancelled', failed: 'failed' } as Record<string, string>)[event.phase ?? ''];
-    if (status !== undefined) last.set(event.callId, status);
+    const status = STATUS_OF_PHASE[event.phase ?? ''];
+    if (status === undefined) continue;
+    const call = calls.get(event.callId) ?? { status };
+    call.status = status;
+    if (event.phase === 'arguments-complete') call.arguments = event.arguments;
+    calls.set(event.callId, call);
   }
-  return [...last.values()];
+  return [...calls.values()];
+}
+
+/** The keys and the scalar values of a JSON value, in the order the argument tree shows them. */
+function treeOf(value: unknown, out: { keys: string[]; values: string[] } = { keys: [], values: [] }) {
+  if (Array.isArray(value)) for (const item of value) treeOf(item, out);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      out.keys.push(key);
+      treeOf(child, out);
+    }
+  } else out.values.push(String(value));
+  return out;
+}
+
+/** What a card's argument tree shows: its keys and scalar values, in order. */
+function shownTree(card: HTMLElement) {
+  const text = (selector: string) => Array.from(card.querySelectorAll(selector), (node) => node.textContent ?? '');
+  return {
+    keys: text('.toolgate-json-key'),
+    values: text('.toolgate-json-string, .toolgate-json-number, .toolgate-json-boolean, .toolgate-json-null'),
+  };
 }
 
 function providerStory(recording: string, makeAdapter: () => ToolStreamAdapter, shows: RegExp): Story {
   const items = () => replayRecording(recording, makeAdapter());
   return {
     render: ({ speed }) => (
-      <Live items={items} speed={speed}>
+      <Live key={speed} items={items} speed={speed}>
         <ToolCallList />
       </Live>
     ),
     play: async ({ canvasElement }) => {
-      const expected = finalStatuses(items());
+      const expected = finalCalls(items());
       await expect(expected.length).toBeGreaterThan(0);
-      await waitFor(
-        () => expect(within(canvasElement).queryAllByRole('article').map((card) => card.dataset['status'])).toEqual(expected),
-        { timeout: 20_000 },
-      );
+      const cards = () => within(canvasElement).queryAllByRole('article');
+      // Wait on state: every call has its final status (well within the test's own time limit).
+      await waitFor(() => expect(cards().map((card) => card.dataset['status'])).toEqual(expected.map((call) => call.status)), { timeout: 10_000 });
+      // Each call whose arguments completed shows exactly those arguments, not a stale preview.
+      for (const [i, card] of cards().entries()) {
+        const call = expected[i] as FinalCall;
+        if ('arguments' in call) await expect(shownTree(card)).toEqual(treeOf(call.arguments));
+      }
       await expect(canvasElement).toHaveTextContent(shows);
     },
   };
@@ -108,3 +162,26 @@ export const Cohere = providerStory(cohere, () => createCohereAdapter(), /weathe
 
 /** The AI SDK's UI message stream from a LangGraph agent: `tool-input-*` and `tool-output-*` parts. */
 export const AISDK = providerStory(aiSdk, () => createAISDKAdapter(), /Done|Failed/);
+
+/*
+ * OpenAI-compatible Chat Completions: the same adapter (`createOpenAIChatAdapter`), each provider's
+ * own way of chunking. `label` names the provider in the adapter's error reports.
+ */
+
+/** DeepSeek V4: one `multiedit` call of Go source in 68 fragments, six of them ending inside a string escape. */
+export const DeepSeek = providerStory(deepSeek, () => createOpenAIChatAdapter({ label: 'DeepSeek' }), /multiedit[\s\S]*Hello, Crush!/);
+
+/** Z.ai GLM-4.6: two parallel calls, each with its whole arguments in the chunk that names it. */
+export const GLM = providerStory(glm, () => createOpenAIChatAdapter({ label: 'Z.ai GLM' }), /glob[\s\S]*\*\*\/\*\.go[\s\S]*ls/);
+
+/** Kimi K2.5 through OpenRouter: two parallel calls in 1-2 character fragments, ids such as `functions.add:0`. */
+export const KimiViaOpenRouter = providerStory(kimiOpenRouter, () => createOpenAIChatAdapter({ label: 'OpenRouter' }), /add[\s\S]*multiply/);
+
+/** Kimi K2 on Groq: two parallel calls, each call's arguments in one delta. */
+export const KimiViaGroq = providerStory(kimiGroq, () => createOpenAIChatAdapter({ label: 'Groq' }), /add[\s\S]*multiply/);
+
+/** Mistral Small: the whole call in the final chunk, beside `finish_reason`, with no `index`. */
+export const Mistral = providerStory(mistral, () => createOpenAIChatAdapter({ label: 'Mistral' }), /weather[\s\S]*San Francisco/);
+
+/** xAI Voice (grok), OpenAI-Realtime-compatible server events: one delta with the whole arguments, no `output_index`. */
+export const XAIRealtime = providerStory(xai, () => createOpenAIRealtimeAdapter({ label: 'xAI' }), /get_weather[\s\S]*London/);
