@@ -32,6 +32,14 @@ export const MALFORMED_FRAMES: readonly MalformedFrame[] = [
 export type FaultSpec =
   /** The next `count` invokeTool responses are not sent; the effect still happens. */
   | { fault: 'drop-invoke-response'; count?: number }
+  /** The next `count` confirmTool responses are not sent; the confirmation is made all the same and stays unconsumed. */
+  | { fault: 'drop-confirm-response'; count?: number }
+  /**
+   * The next `count` tool.result messages from the page are lost on the way: the server never
+   * acts on them. With `disconnect`, the socket drops right after each, as when a result is
+   * written into a connection that is already gone (the page resumes and may send it again).
+   */
+  | { fault: 'drop-tool-result'; count?: number; disconnect?: boolean }
   /** Room responses wait `ms` before they are sent (0 turns the delay off). */
   | { fault: 'delay-responses'; ms: number }
   /** Drop the socket (now, or after `afterEvents` more events); the session stays resumable. */
@@ -196,6 +204,25 @@ function parseFault(m: Record<string, unknown>): ParseResult {
       if (count === false) return bad('`count` must be an integer >= 0');
       return { ok: true, frame: { type: 'fault', fault: 'drop-invoke-response', ...(count !== undefined ? { count } : {}) } };
     }
+    case 'drop-confirm-response': {
+      const count = optionalCount(m.count);
+      if (count === false) return bad('`count` must be an integer >= 0');
+      return { ok: true, frame: { type: 'fault', fault: 'drop-confirm-response', ...(count !== undefined ? { count } : {}) } };
+    }
+    case 'drop-tool-result': {
+      const count = optionalCount(m.count);
+      if (count === false) return bad('`count` must be an integer >= 0');
+      if (m.disconnect !== undefined && typeof m.disconnect !== 'boolean') return bad('`disconnect` must be a boolean');
+      return {
+        ok: true,
+        frame: {
+          type: 'fault',
+          fault: 'drop-tool-result',
+          ...(count !== undefined ? { count } : {}),
+          ...(m.disconnect !== undefined ? { disconnect: m.disconnect } : {}),
+        },
+      };
+    }
     case 'delay-responses':
       if (!(typeof m.ms === 'number' && m.ms >= 0)) return bad('delay-responses needs `ms` >= 0');
       return { ok: true, frame: { type: 'fault', fault: 'delay-responses', ms: m.ms } };
@@ -212,7 +239,7 @@ function parseFault(m: Record<string, unknown>): ParseResult {
       return { ok: true, frame: { type: 'fault', fault: 'reset' } };
     default:
       return bad(
-        'fault needs `fault`: drop-invoke-response, delay-responses, disconnect, close-session, malformed or reset',
+        'fault needs `fault`: drop-invoke-response, drop-confirm-response, drop-tool-result, delay-responses, disconnect, close-session, malformed or reset',
       );
   }
 }

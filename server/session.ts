@@ -97,6 +97,22 @@ interface Trigger {
   fire: () => void;
 }
 
+/** A frame a fault dropped: a room response that never left, or a page's message the server never acted on. */
+export interface DroppedFrame {
+  direction: 'to-page' | 'from-page';
+  frame: Record<string, unknown>;
+}
+
+interface Faults {
+  dropInvokeResponses: number;
+  dropConfirmResponses: number;
+  dropToolResults: number;
+  /** Drop the socket right after each dropped tool.result. */
+  dropToolResultsDisconnect: boolean;
+  responseDelayMs: number;
+  triggers: Trigger[];
+}
+
 const INTERRUPTED: ToolResult = { ok: false, code: 'INTERRUPTED', message: 'the turn was interrupted' };
 const TERMINAL: ReadonlySet<CallStatus> = new Set(['settled', 'cancelled', 'failed']);
 
@@ -128,6 +144,8 @@ export class Session {
   readonly id: string;
   /** The result each call had for the model (what the runtime would hand back to it). */
   readonly results = new Map<string, ToolResult>();
+  /** What the drop faults dropped, in order: the evidence that a fault fired. */
+  readonly dropped: DroppedFrame[] = [];
   private seqValue = 0;
   private readonly log: { seq: number; text: string }[] = [];
   private socket: WebSocket | undefined;
@@ -142,7 +160,7 @@ export class Session {
   private appCurrent: AppEntry | undefined;
   private readonly approvals = new Map<string, PendingApproval>();
   private readonly counters = { turn: 0, call: 0, approval: 0 };
-  private readonly faults: { dropInvokeResponses: number; responseDelayMs: number; triggers: Trigger[] };
+  private readonly faults: Faults;
   private resumeTimer: TimerHandle | undefined;
   private readonly delayed = new Set<TimerHandle>();
   private lastCallId: string | undefined;
@@ -153,7 +171,13 @@ export class Session {
     private readonly onClosed: (session: Session) => void,
   ) {
     this.id = id;
-    this.faults = { ...config.initialFaults, triggers: [] };
+    this.faults = {
+      dropConfirmResponses: 0,
+      dropToolResults: 0,
+      dropToolResultsDisconnect: false,
+      ...config.initialFaults,
+      triggers: [],
+    };
   }
 
   /* ------------------------------------------------------------ observers */
@@ -267,6 +291,10 @@ export class Session {
         this.interrupt(frame.turnId);
         return;
       case 'tool.result':
+        if (this.faults.dropToolResults > 0) {
+          this.dropToolResult(frame);
+          return;
+        }
         this.onToolResult(frame);
         return;
       case 'tool.approval':
@@ -930,6 +958,13 @@ export class Session {
       this.faults.dropInvokeResponses -= 1;
       const record = this.config.records.effects.find((e) => e.id === effectId);
       if (record) record.responseDropped = true;
+      this.dropped.push({ direction: 'to-page', frame: response });
+      return;
+    }
+    if (method === 'confirmTool' && this.faults.dropConfirmResponses > 0) {
+      // The room made the confirmation (bound, unconsumed); its id never reaches the page.
+      this.faults.dropConfirmResponses -= 1;
+      this.dropped.push({ direction: 'to-page', frame: response });
       return;
     }
     // A response belongs to the connection that asked: a lost connection loses it.
@@ -966,6 +1001,13 @@ export class Session {
       case 'drop-invoke-response':
         this.faults.dropInvokeResponses += spec.count ?? 1;
         break;
+      case 'drop-confirm-response':
+        this.faults.dropConfirmResponses += spec.count ?? 1;
+        break;
+      case 'drop-tool-result':
+        this.faults.dropToolResults += spec.count ?? 1;
+        this.faults.dropToolResultsDisconnect = spec.disconnect ?? false;
+        break;
       case 'delay-responses':
         this.faults.responseDelayMs = spec.ms;
         break;
@@ -980,6 +1022,9 @@ export class Session {
         break;
       case 'reset':
         this.faults.dropInvokeResponses = 0;
+        this.faults.dropConfirmResponses = 0;
+        this.faults.dropToolResults = 0;
+        this.faults.dropToolResultsDisconnect = false;
         this.faults.responseDelayMs = 0;
         this.faults.triggers = [];
         break;
@@ -987,6 +1032,13 @@ export class Session {
         spec satisfies never;
     }
     if (armed && !this.closedValue) this.sendDirect({ type: 'fault.ack', ...spec });
+  }
+
+  /** A page's result lost on the way: the server never acts on it (the call keeps waiting). */
+  private dropToolResult(frame: Extract<ClientFrame, { type: 'tool.result' }>): void {
+    this.faults.dropToolResults -= 1;
+    this.dropped.push({ direction: 'from-page', frame: { ...frame } });
+    if (this.faults.dropToolResultsDisconnect) this.dropConnection();
   }
 
   private onFault(frame: Extract<ClientFrame, { type: 'fault' }>): void {
