@@ -6,7 +6,8 @@
  * Node. Each fault has its expected, documented outcome (docs/guarantees.md), and after each the
  * server's own record is read: every event delivered once, every app-tool call answered exactly
  * once and run at most once, no result ignored as a repeat or as late, and every effect in the
- * room done once (a write with a lost answer is never retried blindly).
+ * room done once (a write with a lost answer is never retried blindly; an invoke without a
+ * confirmation is never repeated for the same app call or request).
  *
  * The browser e2e suite (`test/e2e`) drives the demo through some of these faults; here the kit
  * itself is checked against the server's records, without a browser.
@@ -25,10 +26,12 @@ import {
   type ConfirmationOutcome,
   type ToolCall,
   type ToolDescriptor,
+  type ToolRoom,
 } from 'toolgate/core';
 import { connectReferenceSession, type ReferenceSession } from 'toolgate/client';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server/server';
 import type { Script } from '../../server/scripts';
+import { fingerprintOf } from '../../server/jcs';
 
 /* --------------------------------------------------------------------- page */
 
@@ -44,6 +47,18 @@ interface PageOptions {
   roomTimeoutMs?: number;
   /** A person at the screen: what they do with each request under review. */
   person?: (controller: ConfirmationController) => void;
+  /** Sits between the page's tracked room and the session's (a room adapter of the application's own). */
+  roomAdapter?: (room: ToolRoom) => ToolRoom;
+}
+
+/** One invokeTool the page asked for, and on whose behalf. */
+interface PageInvoke {
+  toolName: string;
+  /** The room's own hash of the arguments (server/jcs.ts), to match the room's record. */
+  argumentsHash: string | undefined;
+  confirmationId: string | undefined;
+  /** The app call the page was running, else the request shown for review (with its attempt), else `page`. */
+  identity: string;
 }
 
 /** What a page holds, and what it saw. */
@@ -61,6 +76,10 @@ interface Page {
   /** How many times each app-tool call ran here. */
   runs: Map<string, number>;
   statuses: string[];
+  /** The room the controller confirms and invokes through: the session's, with every invoke noted. */
+  room: ToolRoom;
+  /** Every invokeTool asked of `room`, in order. */
+  invokes: PageInvoke[];
 }
 
 let server: ReferenceServer | undefined;
@@ -99,20 +118,49 @@ function openPage(options: PageOptions = {}): Page {
   session.onStatusChange((status) => statuses.push(status));
   const host = createAppToolHost({ timeoutMs: options.hostTimeoutMs ?? 10_000 });
   const runs = new Map<string, number>();
+  /** The app call running now (one at a time; a run wound down after its abort no longer counts). */
+  let running: string | undefined;
   for (const tool of options.tools ?? []) {
     host.register<Record<string, unknown>>({
       name: tool.name,
-      run: (args, ctx) => {
+      run: async (args, ctx) => {
         runs.set(ctx.callId, (runs.get(ctx.callId) ?? 0) + 1);
-        return tool.run(args, ctx);
+        running = ctx.callId;
+        try {
+          return await tool.run(args, ctx);
+        } finally {
+          if (running === ctx.callId) running = undefined;
+        }
       },
     });
   }
-  const controller = createConfirmationController({ room: session.room });
+  const invokes: PageInvoke[] = [];
+  const inner = options.roomAdapter ? options.roomAdapter(session.room) : session.room;
+  let controller!: ConfirmationController;
+  const room: ToolRoom = {
+    confirmTool: (toolName, args) => inner.confirmTool(toolName, args),
+    invokeTool(toolName, args, confirmationId) {
+      const shown = controller.getState().current;
+      let argumentsHash: string | undefined;
+      try {
+        argumentsHash = fingerprintOf(args);
+      } catch {
+        argumentsHash = undefined;
+      }
+      invokes.push({
+        toolName,
+        argumentsHash,
+        confirmationId,
+        identity: running ?? (shown ? `${shown.id}#${shown.attempt}` : 'page'),
+      });
+      return confirmationId === undefined ? inner.invokeTool(toolName, args) : inner.invokeTool(toolName, args, confirmationId);
+    },
+  };
+  controller = createConfirmationController({ room });
   bindAppToolHost(session, host, { onError: (error) => clientErrors.push(String(error)) });
   connectApprovalGate(session, controller, { calls: store });
   if (options.person) options.person(controller);
-  const page: Page = { session, store, host, controller, events, clientErrors, storeErrors, runs, statuses };
+  const page: Page = { session, store, host, controller, events, clientErrors, storeErrors, runs, statuses, room, invokes };
   pages.push(page);
   return page;
 }
@@ -147,7 +195,12 @@ const turnEnded = (page: Page, turnId: string) => page.events.find((e) => e.type
  * - every app-tool call the server sent has exactly one result (unless the session closed first),
  *   and ran at most once in the page;
  * - no tool.result was ignored (a repeat, a late answer for a finished call, a stale epoch);
- * - no confirmation was used by two accepted effects.
+ * - no confirmation was used by two accepted effects;
+ * - no invoke without a confirmation was done twice for one identity: the room's accepted
+ *   direct effects of one tool and arguments are at most as many as the distinct app calls (or
+ *   requests shown, by attempt) the page invoked them for. Two calls that each write the same
+ *   thing are two effects; one call whose invoke went out twice (from the kit, the client or an
+ *   adapter) is caught. Every room invoke must go through `page.room` for this to hold.
  */
 function expectNothingLostNothingTwice(page: Page, options: { closed?: boolean } = {}): void {
   const srv = server as ReferenceServer;
@@ -165,6 +218,17 @@ function expectNothingLostNothingTwice(page: Page, options: { closed?: boolean }
   expect(srv.ignored.filter((r) => r.sessionId === sessionId && r.message === 'tool.result')).toEqual([]);
   const accepted = srv.effects.filter((e) => e.sessionId === sessionId && e.outcome === 'accepted' && e.confirmationId !== undefined);
   expect(new Set(accepted.map((e) => e.confirmationId)).size).toBe(accepted.length);
+  // A direct invoke carries no confirmation that would refuse its repeat: count them by identity.
+  const keyOf = (e: { toolName: string; argumentsHash?: string | undefined }) => `${e.toolName} ${e.argumentsHash ?? '(not JSON)'}`;
+  const direct = new Map<string, number>();
+  for (const e of srv.effects) {
+    if (e.sessionId !== sessionId || e.source !== 'room' || e.outcome !== 'accepted' || e.confirmationId !== undefined) continue;
+    direct.set(keyOf(e), (direct.get(keyOf(e)) ?? 0) + 1);
+  }
+  for (const [key, count] of direct) {
+    const identities = new Set(page.invokes.filter((i) => i.confirmationId === undefined && keyOf(i) === key).map((i) => i.identity));
+    expect(count, `accepted direct invokes of ${key}, for ${identities.size} distinct app calls or requests`).toBeLessThanOrEqual(identities.size);
+  }
 }
 
 /** Each call shown once, with the argument text the server streamed for it. */
@@ -188,6 +252,75 @@ function expectStoreMatchesLog(page: Page): void {
 const SET_TITLE = { name: 'set_title', run: () => null };
 const INSERT_TEXT = { name: 'insert_text', run: () => 'inserted' };
 
+/** One app call, so that while it runs the server's last event is its tool.call. */
+const oneCall: Script = {
+  name: 'one-call',
+  description: 'set_title once',
+  steps: [{ calls: [{ tool: 'set_title', location: 'app', arguments: { title: 'Once' } }] }],
+};
+
+/** Two app calls, one after the other, with the very same arguments. */
+const twoSameCalls: Script = {
+  name: 'two-same-calls',
+  description: 'set_title twice, with the same title',
+  steps: [
+    { calls: [{ tool: 'set_title', location: 'app', arguments: { title: 'Same' } }] },
+    { calls: [{ tool: 'set_title', location: 'app', arguments: { title: 'Same' } }] },
+  ],
+};
+
+const SEND_INVOICE_DESCRIPTOR = { effect: 'write', risk: 'medium', requiresConfirmation: true } as const;
+
+/**
+ * The `write` script's app tool: the page confirms and invokes send_invoice through the room,
+ * offering the application's own check (seed 002): the room's record for that confirmation.
+ */
+function sendInvoiceTool(pageOf: () => Page, outcomes: ConfirmationOutcome[]): AppToolSpec {
+  return {
+    name: 'send_invoice',
+    async run(args, { signal, callId }) {
+      const page = pageOf();
+      const { tools } = await page.session.room.describeTools();
+      const tool = tools.find((t) => t.name === 'send_invoice')!;
+      const descriptor: Partial<ToolDescriptor> = { effect: tool.effect, risk: tool.risk, requiresConfirmation: tool.requiresConfirmation, requiredAction: tool.requiredAction };
+      const outcome = await page.controller.request({
+        toolName: 'send_invoice',
+        arguments: args,
+        descriptor,
+        callId,
+        signal,
+        onResult: (result) => outcomes.push(result),
+        checkOutcome: async ({ confirmationId }) => {
+          const effects = await page.session.room.listEffects({ toolName: 'send_invoice', confirmationId: confirmationId ?? '' });
+          const done = effects.find((e) => e.outcome === 'accepted');
+          return done ? { status: 'done', output: done.result } : { status: 'not-done' };
+        },
+      });
+      if (outcome.status === 'done') return outcome.output;
+      throw new ToolError('REJECTED', outcome.status);
+    },
+  };
+}
+
+/** set_title that also writes a note in the room, directly: add_note needs no confirmation, so its invoke carries no id. */
+function notingTitleTool(pageOf: () => Page, commits: string[] = []): AppToolSpec {
+  return {
+    name: 'set_title',
+    async run(args, { signal, callId }) {
+      const outcome = await pageOf().controller.request({
+        toolName: 'add_note',
+        arguments: { customerId: 'c_100', text: `Title set to ${String(args.title)}` },
+        descriptor: { effect: 'write', risk: 'low', requiresConfirmation: false },
+        callId,
+        signal,
+      });
+      if (outcome.status !== 'done') throw new ToolError('REJECTED', outcome.status);
+      commits.push(callId);
+      return 'titled';
+    },
+  };
+}
+
 /* -------------------------------------------------------------------- tests */
 
 describe('fault: a dropped invoke response', () => {
@@ -195,31 +328,7 @@ describe('fault: a dropped invoke response', () => {
     await start();
     const outcomes: ConfirmationOutcome[] = [];
     let page!: Page;
-    const sendInvoice: AppToolSpec = {
-      name: 'send_invoice',
-      async run(args, { signal, callId }) {
-        const { tools } = await page.session.room.describeTools();
-        const tool = tools.find((t) => t.name === 'send_invoice')!;
-        const descriptor: Partial<ToolDescriptor> = { effect: tool.effect, risk: tool.risk, requiresConfirmation: tool.requiresConfirmation, requiredAction: tool.requiredAction };
-        const outcome = await page.controller.request({
-          toolName: 'send_invoice',
-          arguments: args,
-          descriptor,
-          callId,
-          signal,
-          onResult: (result) => outcomes.push(result),
-          // The application's own check (seed 002): the room's record of effects for this confirmation.
-          checkOutcome: async ({ confirmationId }) => {
-            const effects = await page.session.room.listEffects({ toolName: 'send_invoice', confirmationId: confirmationId ?? '' });
-            const done = effects.find((e) => e.outcome === 'accepted');
-            return done ? { status: 'done', output: done.result } : { status: 'not-done' };
-          },
-        });
-        if (outcome.status === 'done') return outcome.output;
-        throw new ToolError('REJECTED', outcome.status);
-      },
-    };
-    page = openPage({ tools: [sendInvoice], roomTimeoutMs: 600, person: approvesAndChecks });
+    page = openPage({ tools: [sendInvoiceTool(() => page, outcomes)], roomTimeoutMs: 600, person: approvesAndChecks });
     await page.session.ready;
     page.session.injectFault({ fault: 'drop-invoke-response' });
     const turnId = page.session.startTurn('write');
@@ -257,6 +366,52 @@ describe('fault: a dropped invoke response', () => {
     await expect(done).resolves.toMatchObject({ status: 'done' });
     expect(outcomes.map((o) => o.status)).toEqual(['failed', 'done']);
     expect(server!.effects.filter((e) => e.toolName === 'lookup_customer').map((e) => e.responseDropped ?? false)).toEqual([true, false]);
+  });
+});
+
+describe('fault: a dropped confirmTool response', () => {
+  it('invokes nothing without a confirmation id the page received; the lost confirmation stays unused, and a new approval writes once with a new one', async () => {
+    await start();
+    const page = openPage({ roomTimeoutMs: 600 });
+    await page.session.ready;
+    const sessionId = page.session.sessionId!;
+    server!.injectFault(sessionId, { fault: 'drop-confirm-response' });
+    const invoice = { customerId: 'c_102', amount: 90, currency: 'EUR', memo: 'Audit' };
+    const outcomes: ConfirmationOutcome[] = [];
+    const ask = () =>
+      page.controller.request({ toolName: 'send_invoice', arguments: invoice, descriptor: SEND_INVOICE_DESCRIPTOR, onResult: (o) => outcomes.push(o) });
+
+    const first = ask();
+    await until(() => page.controller.getState().current?.status === 'reviewing', 'the invoice to be shown');
+    page.controller.approve();
+    await until(() => outcomes.length > 0, 'the unanswered confirmTool to end the request');
+    expect(outcomes).toEqual([{ status: 'refused', reason: expect.stringMatching(/no answer to confirmTool/) }]);
+    // The room made a confirmation; its id never reached the page, which invoked nothing.
+    const dropped = server!.session(sessionId)!.dropped;
+    expect(dropped).toEqual([{ direction: 'to-page', frame: expect.objectContaining({ type: 'room.response', ok: true }) }]);
+    const lostId = (dropped[0]!.frame.result as { confirmationId: string }).confirmationId;
+    expect(server!.room.confirmation(lostId)).toMatchObject({ toolName: 'send_invoice', sessionId });
+    expect(server!.room.confirmation(lostId)!.consumedAt).toBeUndefined();
+    expect(page.controller.getState().current).toMatchObject({ confirmationId: null, can: { retry: false } });
+    expect(page.invokes).toEqual([]);
+    expect(server!.effects.filter((e) => e.sessionId === sessionId)).toEqual([]);
+    page.controller.dismiss();
+    await expect(first).resolves.toMatchObject({ status: 'refused' });
+
+    // A deliberate new approval takes a new confirmation and writes exactly once.
+    const second = ask();
+    await until(() => page.controller.getState().current?.status === 'reviewing', 'the invoice to be shown again');
+    page.controller.approve();
+    const outcome = await second;
+    expect(outcome).toMatchObject({ status: 'done', confirmationId: expect.stringMatching(/^conf_/) });
+    const confirmationId = (outcome as { confirmationId: string }).confirmationId;
+    expect(confirmationId).not.toBe(lostId);
+    expect(page.invokes.map((i) => i.confirmationId)).toEqual([confirmationId]);
+    expect(server!.effects.filter((e) => e.sessionId === sessionId)).toEqual([
+      expect.objectContaining({ toolName: 'send_invoice', outcome: 'accepted', confirmationId }),
+    ]);
+    expect(server!.room.confirmation(lostId)!.consumedAt).toBeUndefined();
+    expectNothingLostNothingTwice(page);
   });
 });
 
@@ -311,6 +466,156 @@ describe('fault: disconnect and resume mid-stream', () => {
     ]);
     expectNothingLostNothingTwice(page);
     expectStoreMatchesLog(page);
+  });
+});
+
+describe('fault: a dropped tool.result', () => {
+  it('sends a result lost with its connection again after the resume: the tool ran once, one effect, one result', async () => {
+    await start({ scripts: [oneCall] });
+    let page!: Page;
+    const commits: string[] = [];
+    page = openPage({ tools: [notingTitleTool(() => page, commits)] });
+    await page.session.ready;
+    const sessionId = page.session.sessionId!;
+    // The result is written into a connection that is already gone: the server never sees it.
+    server!.injectFault(sessionId, { fault: 'drop-tool-result', disconnect: true });
+    const turnId = page.session.startTurn('one-call');
+    await until(() => turnEnded(page, turnId), 'the turn to end');
+
+    const session = server!.session(sessionId)!;
+    const callId = page.events.find((e) => e.type === 'tool.call')!.callId as string;
+    expect(session.dropped).toEqual([
+      { direction: 'from-page', frame: expect.objectContaining({ type: 'tool.result', callId, result: { ok: true, output: 'titled' } }) },
+    ]);
+    expect(page.statuses).toContain('reconnecting');
+    expect(page.session.sessionId).toBe(sessionId);
+    expect(commits).toEqual([callId]);
+    expect(page.runs.get(callId)).toBe(1);
+    expect([...session.results]).toEqual([[callId, { ok: true, output: 'titled' }]]);
+    expect(session.events().filter((e) => e.type === 'tool.stream' && e.phase === 'settled' && e.callId === callId)).toHaveLength(1);
+    expect(server!.effects.filter((e) => e.sessionId === sessionId)).toEqual([expect.objectContaining({ toolName: 'add_note', outcome: 'accepted' })]);
+    expectNothingLostNothingTwice(page);
+    expectStoreMatchesLog(page);
+  });
+
+  it("answers TIMEOUT at the server's limit when the result never arrives: the tool ran once, one effect, one result, nothing sent again", async () => {
+    await start({ scripts: [oneCall], clientToolTimeoutMs: 300 });
+    let page!: Page;
+    const commits: string[] = [];
+    page = openPage({ tools: [notingTitleTool(() => page, commits)] });
+    await page.session.ready;
+    const sessionId = page.session.sessionId!;
+    server!.injectFault(sessionId, { fault: 'drop-tool-result' });
+    const turnId = page.session.startTurn('one-call');
+    await until(() => turnEnded(page, turnId), 'the turn to end');
+
+    const session = server!.session(sessionId)!;
+    const callId = page.events.find((e) => e.type === 'tool.call')!.callId as string;
+    expect(session.dropped).toEqual([{ direction: 'from-page', frame: expect.objectContaining({ type: 'tool.result', callId }) }]);
+    expect(page.statuses).not.toContain('reconnecting');
+    expect(commits).toEqual([callId]);
+    expect(page.runs.get(callId)).toBe(1);
+    // The model is told TIMEOUT although the page's tool did its work (seed 000: the result came too late).
+    expect([...session.results]).toEqual([[callId, expect.objectContaining({ ok: false, code: 'TIMEOUT' })]]);
+    expect(server!.effects.filter((e) => e.sessionId === sessionId)).toEqual([expect.objectContaining({ toolName: 'add_note', outcome: 'accepted' })]);
+    expect(page.store.getState().calls[callId]).toMatchObject({ status: 'settled', ok: false, code: 'TIMEOUT' });
+    expectNothingLostNothingTwice(page);
+    expectStoreMatchesLog(page);
+  });
+});
+
+describe('fault: slow room answers (delay-responses)', () => {
+  it('waits for the room: the write is confirmed and invoked once and ends done, never uncertain', async () => {
+    await start();
+    const outcomes: ConfirmationOutcome[] = [];
+    let page!: Page;
+    page = openPage({ tools: [sendInvoiceTool(() => page, outcomes)], person: approvesAndChecks });
+    await page.session.ready;
+    const sessionId = page.session.sessionId!;
+    server!.injectFault(sessionId, { fault: 'delay-responses', ms: 250 });
+    const turnId = page.session.startTurn('write');
+    // The room has acted while the page still waits for its answer.
+    await until(() => server!.effects.some((e) => e.sessionId === sessionId && e.toolName === 'send_invoice'), 'the room to invoke');
+    expect(page.controller.getState().current?.status).toBe('invoking');
+    await until(() => turnEnded(page, turnId), 'the write turn to end');
+
+    expect(outcomes.map((o) => o.status)).toEqual(['done']);
+    expect(server!.effects.filter((e) => e.sessionId === sessionId)).toEqual([
+      expect.objectContaining({ toolName: 'send_invoice', outcome: 'accepted', confirmationId: (outcomes[0] as { confirmationId: string }).confirmationId }),
+    ]);
+    expect(server!.effects[0]!.responseDropped).toBeUndefined();
+    expect(page.invokes).toHaveLength(1);
+    const callId = page.events.find((e) => e.type === 'tool.call')!.callId as string;
+    expect([...server!.session(sessionId)!.results]).toEqual([[callId, expect.objectContaining({ ok: true })]]);
+    expect(page.clientErrors).toEqual([]);
+    expectNothingLostNothingTwice(page);
+  });
+
+  it('writes the same note once for each of two app calls, each waiting for its slow answer', async () => {
+    await start({ scripts: [twoSameCalls] });
+    let page!: Page;
+    const commits: string[] = [];
+    page = openPage({ tools: [notingTitleTool(() => page, commits)] });
+    await page.session.ready;
+    const sessionId = page.session.sessionId!;
+    server!.injectFault(sessionId, { fault: 'delay-responses', ms: 150 });
+    const turnId = page.session.startTurn('two-same-calls');
+    await until(() => turnEnded(page, turnId), 'the turn to end');
+
+    const callIds = page.events.filter((e) => e.type === 'tool.call').map((e) => e.callId as string);
+    expect(callIds).toHaveLength(2);
+    expect(commits).toEqual(callIds);
+    // Two calls, the same arguments, no confirmation: two separate effects, not a repeat.
+    const notes = server!.effects.filter((e) => e.sessionId === sessionId);
+    expect(notes.map((e) => [e.toolName, e.outcome, e.confirmationId])).toEqual([
+      ['add_note', 'accepted', undefined],
+      ['add_note', 'accepted', undefined],
+    ]);
+    expect(notes[0]!.argumentsHash).toBe(notes[1]!.argumentsHash);
+    expect(page.invokes.map((i) => i.identity)).toEqual(callIds);
+    expectNothingLostNothingTwice(page);
+  });
+});
+
+describe("the server's record check", () => {
+  it('catches an invoke without a confirmation that went out twice for one app call', async () => {
+    await start({ scripts: [oneCall] });
+    let page!: Page;
+    page = openPage({
+      tools: [notingTitleTool(() => page)],
+      // An adapter that sends every invoke twice (a blind resend): the page asked once.
+      roomAdapter: (room) => ({
+        confirmTool: (name, args) => room.confirmTool(name, args),
+        invokeTool(name, args, confirmationId) {
+          void room.invokeTool(name, args, confirmationId).catch(() => {});
+          return room.invokeTool(name, args, confirmationId);
+        },
+      }),
+    });
+    await page.session.ready;
+    const turnId = page.session.startTurn('one-call');
+    await until(() => turnEnded(page, turnId), 'the turn to end');
+    expect(server!.effects.filter((e) => e.toolName === 'add_note' && e.outcome === 'accepted')).toHaveLength(2);
+    expect(page.invokes).toHaveLength(1);
+    expect(() => expectNothingLostNothingTwice(page)).toThrow(/accepted direct invokes of add_note/);
+  });
+
+  it('catches an app call that invoked the same direct write twice', async () => {
+    await start({ scripts: [oneCall] });
+    let page!: Page;
+    const twice: AppToolSpec = {
+      name: 'set_title',
+      async run() {
+        for (let i = 0; i < 2; i++) await page.room.invokeTool('add_note', { customerId: 'c_100', text: 'Twice' });
+        return 'titled';
+      },
+    };
+    page = openPage({ tools: [twice] });
+    await page.session.ready;
+    const turnId = page.session.startTurn('one-call');
+    await until(() => turnEnded(page, turnId), 'the turn to end');
+    expect(page.invokes).toHaveLength(2);
+    expect(() => expectNothingLostNothingTwice(page)).toThrow(/accepted direct invokes of add_note/);
   });
 });
 
@@ -370,13 +675,6 @@ describe('fault: the server closes the session mid-stream', () => {
 });
 
 describe('fault: malformed frames', () => {
-  /** One app call, so that while it runs the server's last event is its tool.call. */
-  const oneCall: Script = {
-    name: 'one-call',
-    description: 'set_title once',
-    steps: [{ calls: [{ tool: 'set_title', location: 'app', arguments: { title: 'Once' } }] }],
-  };
-
   it('reports every kind, applies none, and keeps the session and its calls whole', async () => {
     await start();
     const page = openPage({ tools: [SET_TITLE, INSERT_TEXT] });
