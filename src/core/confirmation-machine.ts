@@ -667,9 +667,10 @@ export function createConfirmationController(options: ConfirmationControllerOpti
     } catch (error) {
       if (entry.attempt !== attempt || entry.status !== 'confirming') return;
       // DESIGN: "Permission errors from confirmTool end in a clear message and no invoke." Any
-      // rejection does: without a confirmation id there is nothing to invoke with.
+      // rejection does, a lost answer too: without a confirmation id there is nothing to invoke
+      // with, so nothing ran (the room's unused confirmation is never consumed).
       fire(entry, 'refuse');
-      settle(entry, { status: 'refused', reason: `The room refused to confirm "${entry.toolName}": ${reasonOf(error, 'no reason given')}` });
+      settle(entry, { status: 'refused', reason: `"${entry.toolName}" was not confirmed by the room, so nothing ran: ${reasonOf(error, 'no reason given')}` });
       return;
     }
     if (entry.attempt !== attempt || entry.status !== 'confirming') return;
