@@ -174,7 +174,7 @@ function approvesAndChecks(controller: ConfirmationController): void {
   });
 }
 
-/** Wait, polling state (never a fixed time), until `check` holds. */
+/** Wait, polling state (never a fixed time), until `check` holds: within 8 s, under the 30 s each test here may take, so a miss reports what it waited for. */
 async function until<T>(check: () => T, what: string, timeoutMs = 8_000): Promise<Exclude<T, false | null | undefined>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -323,7 +323,7 @@ function notingTitleTool(pageOf: () => Page, commits: string[] = []): AppToolSpe
 
 /* -------------------------------------------------------------------- tests */
 
-describe('fault: a dropped invoke response', () => {
+describe('fault: a dropped invoke response', { timeout: 30_000 }, () => {
   it('ends a write uncertain, never retries it, and lets the application check find the one effect (write script)', async () => {
     await start();
     const outcomes: ConfirmationOutcome[] = [];
@@ -369,7 +369,7 @@ describe('fault: a dropped invoke response', () => {
   });
 });
 
-describe('fault: a dropped confirmTool response', () => {
+describe('fault: a dropped confirmTool response', { timeout: 30_000 }, () => {
   it('invokes nothing without a confirmation id the page received; the lost confirmation stays unused, and a new approval writes once with a new one', async () => {
     await start();
     const page = openPage({ roomTimeoutMs: 600 });
@@ -415,7 +415,7 @@ describe('fault: a dropped confirmTool response', () => {
   });
 });
 
-describe('fault: disconnect and resume mid-stream', () => {
+describe('fault: disconnect and resume mid-stream', { timeout: 30_000 }, () => {
   it('delivers every event once, runs and answers every app call once, across three dropped connections in two turns', async () => {
     await start({ speed: 1, tokenDelayMs: 1 });
     const page = openPage({ tools: [SET_TITLE, INSERT_TEXT] });
@@ -469,7 +469,7 @@ describe('fault: disconnect and resume mid-stream', () => {
   });
 });
 
-describe('fault: a dropped tool.result', () => {
+describe('fault: a dropped tool.result', { timeout: 30_000 }, () => {
   it('sends a result lost with its connection again after the resume: the tool ran once, one effect, one result', async () => {
     await start({ scripts: [oneCall] });
     let page!: Page;
@@ -524,7 +524,7 @@ describe('fault: a dropped tool.result', () => {
   });
 });
 
-describe('fault: slow room answers (delay-responses)', () => {
+describe('fault: slow room answers (delay-responses)', { timeout: 30_000 }, () => {
   it('waits for the room: the write is confirmed and invoked once and ends done, never uncertain', async () => {
     await start();
     const outcomes: ConfirmationOutcome[] = [];
@@ -577,7 +577,7 @@ describe('fault: slow room answers (delay-responses)', () => {
   });
 });
 
-describe("the server's record check", () => {
+describe("the server's record check", { timeout: 30_000 }, () => {
   it('catches an invoke without a confirmation that went out twice for one app call', async () => {
     await start({ scripts: [oneCall] });
     let page!: Page;
@@ -619,7 +619,7 @@ describe("the server's record check", () => {
   });
 });
 
-describe('fault: the server closes the session mid-stream', () => {
+describe('fault: the server closes the session mid-stream', { timeout: 30_000 }, () => {
   it('clears the store, aborts the running app call, sends nothing more and does not reconnect', async () => {
     await start();
     let page!: Page;
@@ -674,7 +674,7 @@ describe('fault: the server closes the session mid-stream', () => {
   });
 });
 
-describe('fault: malformed frames', () => {
+describe('fault: malformed frames', { timeout: 30_000 }, () => {
   it('reports every kind, applies none, and keeps the session and its calls whole', async () => {
     await start();
     const page = openPage({ tools: [SET_TITLE, INSERT_TEXT] });
@@ -724,7 +724,7 @@ describe('fault: malformed frames', () => {
   });
 });
 
-describe('fault: slow app tools pass the time limit', () => {
+describe('fault: slow app tools pass the time limit', { timeout: 30_000 }, () => {
   it("answers TIMEOUT at the client's limit, starts the next call at once, and drops the late run's answer", async () => {
     await start();
     const committed: string[] = [];
