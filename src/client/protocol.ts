@@ -29,6 +29,10 @@ export type ReferenceMalformedFrame =
 export type ReferenceFault =
   /** The next `count` (1) invokeTool responses are not sent; the effect still happens. */
   | { fault: 'drop-invoke-response'; count?: number }
+  /** The next `count` (1) confirmTool responses are not sent; the confirmation is made and stays unused. */
+  | { fault: 'drop-confirm-response'; count?: number }
+  /** The next `count` (1) tool.result messages from the page are lost; with `disconnect`, the socket drops after each. */
+  | { fault: 'drop-tool-result'; count?: number; disconnect?: boolean }
   /** Room responses wait `ms` on the server clock (0 turns the delay off). */
   | { fault: 'delay-responses'; ms: number }
   /** Drop the socket now, or after that many more events; the session stays resumable. */

@@ -375,7 +375,7 @@ describe('fault: a dropped confirmTool response', { timeout: 30_000 }, () => {
     const page = openPage({ roomTimeoutMs: 600 });
     await page.session.ready;
     const sessionId = page.session.sessionId!;
-    server!.injectFault(sessionId, { fault: 'drop-confirm-response' });
+    page.session.injectFault({ fault: 'drop-confirm-response' }); // through the page's own session, as a demo would
     const invoice = { customerId: 'c_102', amount: 90, currency: 'EUR', memo: 'Audit' };
     const outcomes: ConfirmationOutcome[] = [];
     const ask = () =>
@@ -505,7 +505,7 @@ describe('fault: a dropped tool.result', { timeout: 30_000 }, () => {
     page = openPage({ tools: [notingTitleTool(() => page, commits)] });
     await page.session.ready;
     const sessionId = page.session.sessionId!;
-    server!.injectFault(sessionId, { fault: 'drop-tool-result' });
+    page.session.injectFault({ fault: 'drop-tool-result' });
     const turnId = page.session.startTurn('one-call');
     await until(() => turnEnded(page, turnId), 'the turn to end');
 
