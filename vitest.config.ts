@@ -19,6 +19,39 @@ const chromiumArgs = [
   '--no-first-run',
 ];
 
+// A browser project that runs every story of stories/ as a test, with `initialGlobals` set under
+// each story's own globals. Aliases and the React plugin come from .storybook/main.ts through the plugin.
+function storybookProject(name: string, initialGlobals: Record<string, unknown>) {
+  return {
+    plugins: [storybookTest({ configDir: '.storybook', initialGlobals })],
+    // Without this a clean cache fails with "react/index.js does not provide an export named
+    // 'default'"; listing the kit's runtime deps also avoids a reload when one is found mid-run.
+    optimizeDeps: {
+      include: [
+        'react',
+        'react-dom',
+        'react-dom/client',
+        'react/jsx-runtime',
+        'react/jsx-dev-runtime',
+        'zustand',
+        'zustand/vanilla',
+        '@radix-ui/react-dialog',
+      ],
+    },
+    test: {
+      name,
+      browser: {
+        enabled: true,
+        headless: true,
+        provider: playwright({
+          launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+        }),
+        instances: [{ browser: 'chromium' as const }],
+      },
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -38,36 +71,12 @@ export default defineConfig({
         },
       },
       // Every story of stories/ as a test in real Chromium: it renders, its play function passes,
-      // and axe finds no violation (a11y.test = 'error' in .storybook/preview.ts).
-      // Aliases and the React plugin come from .storybook/main.ts through the plugin.
-      {
-        plugins: [storybookTest({ configDir: '.storybook' })],
-        // Without this a clean cache fails with "react/index.js does not provide an export named
-        // 'default'"; listing the kit's runtime deps also avoids a reload when one is found mid-run.
-        optimizeDeps: {
-          include: [
-            'react',
-            'react-dom',
-            'react-dom/client',
-            'react/jsx-runtime',
-            'react/jsx-dev-runtime',
-            'zustand',
-            'zustand/vanilla',
-            '@radix-ui/react-dialog',
-          ],
-        },
-        test: {
-          name: 'storybook',
-          browser: {
-            enabled: true,
-            headless: true,
-            provider: playwright({
-              launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
-            }),
-            instances: [{ browser: 'chromium' }],
-          },
-        },
-      },
+      // and axe finds no violation (a11y.test = 'error' in .storybook/preview.ts), once in each theme:
+      // `storybook` in the light theme (preview.ts's initialGlobals), `storybook-dark` with the theme
+      // global set to dark for the whole project (storybookTest's initialGlobals). A story that sets
+      // its own `globals.theme` keeps it in both.
+      storybookProject('storybook', {}),
+      storybookProject('storybook-dark', { theme: 'dark' }),
       // e2e: the reference server, the BUILT demo (built once by the global setup) and Debian's
       // Chromium driven by Playwright; one file at a time, since each starts a server and a browser.
       {
