@@ -233,6 +233,15 @@ export const FailedReadRetried: Story = {
   },
 };
 
+/** The application's check of a lost transfer: looks in the room's record once `wait` is over. */
+const ledgerCheck =
+  (wait: () => Promise<void>) =>
+  (room: ScriptedRoom): CheckOutcome =>
+  async () => {
+    await wait();
+    return room.effects.length > 0 ? { status: 'done', output: 'found in the ledger' } : { status: 'not-done', reason: 'No such transfer in the ledger: it did not happen.' };
+  };
+
 /**
  * The answer to a write was lost: the outcome is unknown. No retry by itself; the application's
  * check comes first (here it finds that the request never reached the room), and only then a
@@ -246,7 +255,7 @@ export const UncertainWithCheckThenRetry: Story = {
       descriptor={descriptors.highWrite}
       arguments={transferArgs}
       roomOptions={{ faults: [{ kind: 'lose-request' }] }}
-      check={(room) => () => (room.effects.length > 0 ? { status: 'done', output: 'found in the ledger' } : { status: 'not-done', reason: 'No such transfer in the ledger: it did not happen.' })}
+      check={ledgerCheck(async () => {})}
     />
   ),
   play: async ({ canvasElement }) => {
@@ -283,15 +292,6 @@ export const UncertainWithoutCheckThenRetry: Story = {
     await expect(outcomesText(canvasElement)).toMatch(/^uncertain: .*\ndone: /);
   },
 };
-
-/** The application's check of a lost transfer: looks in the room's record once `wait` is over. */
-const ledgerCheck =
-  (wait: () => Promise<void>) =>
-  (room: ScriptedRoom): CheckOutcome =>
-  async () => {
-    await wait();
-    return room.effects.length > 0 ? { status: 'done', output: 'found in the ledger' } : { status: 'not-done', reason: 'No such transfer in the ledger: it did not happen.' };
-  };
 
 /**
  * The application's check is running after an unknown outcome ("Checking whether it took

@@ -93,14 +93,7 @@ describe('approvals on the cards', () => {
 
   it("answer the server's gate once when its call is approved on the card, with the fingerprint of what was shown", async () => {
     const user = userEvent.setup();
-    const session = createScriptedSession();
-    render(
-      <StrictMode>
-        <ToolgateProvider session={session}>
-          <ToolCallList announce={false} />
-        </ToolgateProvider>
-      </StrictMode>,
-    );
+    const { session } = setup(); // its app tool stays idle: these calls are the server's
     act(() => {
       callEvents('s1', { name: 'deploy', arguments: { version: 2 }, outcome: 'open', location: 'server', risk: 'high' }).forEach((event) => session.emit(event));
       session.emit({ type: 'tool.approval-request', requestId: 'r1', callId: 's1', name: 'deploy', arguments: { version: 2 }, risk: 'high' });
@@ -117,14 +110,7 @@ describe('approvals on the cards', () => {
 
   it('say how many requests come first on a card whose approval waits its turn: Approve does nothing there, Deny works', async () => {
     const user = userEvent.setup();
-    const session = createScriptedSession();
-    render(
-      <StrictMode>
-        <ToolgateProvider session={session}>
-          <ToolCallList announce={false} />
-        </ToolgateProvider>
-      </StrictMode>,
-    );
+    const { session } = setup(); // its app tool stays idle: these calls are the server's
     act(() => {
       for (const [callId, requestId] of [['s1', 'r1'], ['s2', 'r2']] as const) {
         callEvents(callId, { name: 'deploy', arguments: { callId }, outcome: 'open', location: 'server' }).forEach((event) => session.emit(event));
