@@ -6,7 +6,7 @@
  * Adapters only own the part of a call's life the provider streams: `start`, the argument
  * text and its end (`arguments-complete` or `failed`). Running the tool is someone else's job.
  */
-import type { ToolLocation, ToolStreamEvent, ToolStreamStartEvent } from '../core';
+import type { ToolLocation, ToolStreamEvent, ToolStreamStartEvent } from '../core/wire';
 
 /**
  * Options every adapter accepts.

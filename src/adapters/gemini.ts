@@ -16,7 +16,7 @@
  * container that was already closed, the text can no longer follow: the adapter stops
  * streaming text for that call and the rebuilt object still completes it.
  */
-import { defineOwn } from '../core';
+import { defineOwn } from '../core/json-value';
 import {
   CallBook,
   defineAdapter,

@@ -1,3 +1,22 @@
-// toolgate/client: the reference server's WebSocket client (no React).
-export * from './websocket-session';
-export * from './protocol';
+// toolgate/client: the reference server's WebSocket client (no React). Each name is listed on
+// purpose and described in docs/api.md.
+export {
+  connectReferenceSession,
+  type ReconnectOptions,
+  type ReferenceRoom,
+  type ReferenceSession,
+  type ReferenceSessionOptions,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './websocket-session';
+export type {
+  ReferenceClientMessage,
+  ReferenceEffect,
+  ReferenceFault,
+  ReferenceMalformedFrame,
+  ReferenceOfferedTool,
+  ReferenceRoomMethod,
+  ReferenceRoomTool,
+  ReferenceWelcome,
+  StartTurnOptions,
+} from './protocol';

@@ -1,12 +1,23 @@
 // Components: thin views over the hooks; every string comes from the labels (useLabels).
-export * from './arguments-preview';
-export * from './tool-status-badge';
-export * from './tool-progress';
-export * from './tool-call-card';
-export * from './tool-call-list';
-export * from './tool-status-announcer';
-export * from './tool-timeline';
-export * from './confirm-step';
-export * from './confirm-tool-dialog';
-export * from './tool-call-parts';
-export * from './tool-call-view';
+export { ArgumentsPreview, type ArgumentsPreviewProps, type ArgumentsSchema } from './arguments-preview';
+export { ToolStatusBadge, type ToolStatusBadgeProps } from './tool-status-badge';
+export { ToolProgress, readToolProgress, type ToolProgressProps, type ToolProgressReading } from './tool-progress';
+export { ToolCallCard, type ToolCallCardProps } from './tool-call-card';
+export { ToolCallList, type ToolCallListProps } from './tool-call-list';
+export { ToolStatusAnnouncer, type ToolStatusAnnouncerProps } from './tool-status-announcer';
+export { ToolTimeline, type ToolTimelineProps } from './tool-timeline';
+export { HoldButton, type ConfirmStep, type HoldButtonProps } from './confirm-step';
+export { ConfirmToolDialog, type ConfirmToolDialogProps, type ConfirmToolLabelsOverride } from './confirm-tool-dialog';
+export {
+  ToolCallApproval,
+  ToolCallError,
+  ToolCallInput,
+  ToolCallOutput,
+  ToolRenderBoundary,
+  type ToolCallApprovalProps,
+  type ToolCallErrorProps,
+  type ToolCallInputProps,
+  type ToolCallOutputProps,
+  type ToolRenderBoundaryProps,
+} from './tool-call-parts';
+export { ToolCallView, type ToolCallViewProps } from './tool-call-view';

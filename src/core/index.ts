@@ -1,30 +1,76 @@
-// toolgate/core: everything that works without React.
+// toolgate/core: everything that works without React. Each name is listed on purpose and
+// described in docs/api.md (a test holds the two equal); helpers the modules share stay internal.
 
-// protocol: wire types and the session interface
-export * from './wire';
-export * from './session';
-export * from './json-value';
-export * from './arguments-parser';
-export * from './validate-event';
-export * from './call-lifecycle';
-export type { ToolCall, ToolCallFields, LateOutcome } from './tool-call';
-export type { PreviewMode } from './legacy-preview';
-export * from './reducer';
+// The wire: tool events, session messages and result codes
+export {
+  TOOL_RESULT_CODES,
+  TOOL_STREAM_PHASES,
+  type ClientMessage,
+  type ServerMessage,
+  type ToolEvent,
+  type ToolResult,
+  type ToolResultCode,
+  type ToolRisk,
+  type ToolStreamEvent,
+  type ToolStreamPhase,
+} from './wire';
+export type { ToolSession, ToolSessionStatus } from './session';
+export type { JsonValue } from './json-value';
 
-// store
-export * from './store';
+// Tool calls: the reducer, its state and the incremental argument parser
+export { createArgumentsParser, parsePartialArguments, type ArgumentsParser } from './arguments-parser';
+export { isTerminalStatus, type ToolCallStatus } from './call-lifecycle';
+export type { ToolCall } from './tool-call';
+export {
+  explainToolEvent,
+  initialToolStreamState,
+  reduceToolEvent,
+  type ToolEventIssue,
+  type ToolEventVerdict,
+  type ToolStreamState,
+} from './reducer';
 
-// app tools: the host (queue, epoch gate, signals, time limits, result codes) and its session binding
-export * from './tool-error';
-export * from './standard-schema';
-export * from './json-schema-check';
-export * from './app-tool-host';
-export * from './bind-session';
+// The store
+export {
+  createToolStreamStore,
+  type ToolStreamStore,
+  type ToolStreamStoreOptions,
+  type ToolStreamStoreState,
+} from './store';
+export type { ErrorReporter } from './external-store';
 
-// confirmation: canonical JSON (RFC 8785), fingerprints, descriptors, the room, the flow and its bridges
-export * from './canonical-json';
-export * from './fingerprint';
-export * from './tool-descriptor';
-export * from './room';
-export * from './confirmation-machine';
-export * from './confirmation-bridges';
+// App tools: the host (queue, epoch gate, signals, time limits, result codes) and its session binding
+export { ToolError, type ToolErrorCode } from './tool-error';
+export type { StandardSchemaV1 } from './standard-schema';
+export {
+  createAppToolHost,
+  defineAppTool,
+  type AppCallState,
+  type AppTool,
+  type AppToolApprovalHandler,
+  type AppToolApprovalRequest,
+  type AppToolCallRequest,
+  type AppToolContext,
+  type AppToolHost,
+  type AppToolHostOptions,
+  type AppToolState,
+} from './app-tool-host';
+export { bindAppToolHost, createHelloMessage, type BindAppToolHostOptions } from './bind-session';
+
+// Confirmation: canonical JSON (RFC 8785), fingerprints, descriptors, the room, the flow and its bridges
+export { CanonicalJsonError, canonicalJson } from './canonical-json';
+export { fingerprintJson, formatFingerprint, type Fingerprint } from './fingerprint';
+export type { ToolDescriptor, ToolEffect } from './tool-descriptor';
+export { ToolRoomError, ToolRoomUnknownOutcomeError, type ToolRoom } from './room';
+export {
+  createConfirmationController,
+  type CheckOutcome,
+  type ConfirmationController,
+  type ConfirmationControllerOptions,
+  type ConfirmationOutcome,
+  type ConfirmationRequest,
+  type ConfirmationState,
+  type ConfirmationStatus,
+  type ConfirmationView,
+} from './confirmation-machine';
+export { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';

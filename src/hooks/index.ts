@@ -1,16 +1,68 @@
-export * from './context';
-export * from './use-store-selector';
-export * from './use-tool-stream';
-export * from './use-tool-call';
-export * from './labels';
-export * from './use-now';
-export * from './use-call-duration';
-export * from './use-status-announcer';
-export * from './use-tool-timeline';
-export * from './use-app-tool';
-export * from './confirm-labels';
-export * from './use-tool-confirmation';
-export * from './tool-renderers';
-export * from './use-call-approval';
-export * from './use-app-tool-call';
-export * from './use-human-tool';
+// The React hooks of `toolgate`, listed by name: what a page composes with. Shared helpers
+// (the renderers' context, the results watcher, the generic store selector) stay internal.
+export {
+  ToolgateProvider,
+  useAppToolHost,
+  useConfirmationController,
+  useInterrupt,
+  useToolgateContext,
+  useToolgateStore,
+  type ToolgateContextValue,
+  type ToolgateProviderProps,
+} from './context';
+export { useToolStream, useToolStreamStore, type ToolEventSource, type UseToolStreamOptions } from './use-tool-stream';
+export { useToolCall, useToolCalls } from './use-tool-call';
+export {
+  ToolgateLabelsProvider,
+  callOutcome,
+  defaultLabels,
+  formatDuration,
+  formatNumber,
+  formatTime,
+  mergeLabels,
+  outcomeText,
+  statusText,
+  useLabels,
+  type ToolCallOutcome,
+  type ToolgateLabels,
+  type ToolgateLabelsOverride,
+  type ToolgateLabelsProviderProps,
+} from './labels';
+export { systemClock, type ToolgateClock } from './use-now';
+export { useCallDuration, type CallDuration } from './use-call-duration';
+export { useStatusAnnouncer, type UseStatusAnnouncerOptions } from './use-status-announcer';
+export {
+  useToolTimeline,
+  type ToolTimelineLayout,
+  type ToolTimelineRow,
+  type UseToolTimelineOptions,
+} from './use-tool-timeline';
+export { useAppTool, useAppTools, type AppToolView, type UseAppToolOptions } from './use-app-tool';
+export type { ConfirmToolLabels } from './confirm-labels';
+export {
+  useToolConfirmation,
+  useToolConfirmationRequest,
+  type ToolConfirmationActions,
+  type UseToolConfirmationRequestOptions,
+  type UseToolConfirmationRequestResult,
+  type UseToolConfirmationResult,
+} from './use-tool-confirmation';
+export {
+  defineToolRenderer,
+  useToolRenderer,
+  type JsonSchemaType,
+  type ToolArgumentsOf,
+  type ToolRenderProps,
+  type ToolRenderer,
+  type ToolRenderers,
+} from './tool-renderers';
+export { useCallApproval, type CallApproval } from './use-call-approval';
+export { useAppToolCall, type AppToolCallView } from './use-app-tool-call';
+export {
+  useHumanTool,
+  usePersonRequest,
+  type HumanTool,
+  type HumanToolView,
+  type PersonInputProps,
+  type PersonRequest,
+} from './use-human-tool';

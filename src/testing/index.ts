@@ -1,8 +1,34 @@
 // toolgate/testing: scripted sessions, rooms, event builders and clocks for tests, stories and
-// users' own tests. No React.
+// users' own tests. No React. Each name is listed on purpose and described in docs/api.md.
 
-export * from './scripted-session';
-export * from './manual-clock';
-export * from './tool-events';
-export * from './scripted-room';
-export * from './replay';
+export {
+  createScriptedSession,
+  step,
+  type ScriptStep,
+  type ScriptedCall,
+  type ScriptedSession,
+  type ScriptedSessionOptions,
+} from './scripted-session';
+export { createManualClock, type ManualClock, type ManualClockOptions } from './manual-clock';
+export { callEvents, toolEvents } from './tool-events';
+export {
+  createScriptedRoom,
+  type ScriptedRoom,
+  type ScriptedRoomCall,
+  type ScriptedRoomConfirmation,
+  type ScriptedRoomEffect,
+  type ScriptedRoomFault,
+  type ScriptedRoomOptions,
+  type ScriptedRoomTool,
+} from './scripted-room';
+export {
+  ReplayPause,
+  argumentDeltas,
+  eventScript,
+  interleave,
+  pause,
+  replayEvents,
+  waitForState,
+  type ReplayOptions,
+  type ReplayTarget,
+} from './replay';

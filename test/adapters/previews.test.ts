@@ -9,9 +9,9 @@ import {
   createArgumentsParser,
   createToolStreamStore,
   initialToolStreamState,
-  stepToolEvent,
   type ToolStreamEvent,
 } from 'toolgate/core';
+import { stepToolEvent } from '../../src/core/reducer';
 import {
   createAISDKAdapter,
   createAnthropicAdapter,

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolRoomError, ToolRoomUnknownOutcomeError, classifyRoomError } from 'toolgate/core';
+import { ToolRoomError, ToolRoomUnknownOutcomeError } from 'toolgate/core';
+import { classifyRoomError } from '../../src/core/room';
 import type { ReferenceSession } from 'toolgate/client';
 import type { ReferenceServer } from '../../server/server';
 import { INVOICE, connect, startServer, until, type Recorded } from './helpers';

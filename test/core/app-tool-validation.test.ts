@@ -3,16 +3,14 @@ import { z } from 'zod';
 import * as v from 'valibot';
 import { type } from 'arktype';
 import {
-  checkJsonSchema,
   createAppToolHost,
   defineAppTool,
-  formatStandardIssues,
-  isStandardSchema,
-  isToolError,
   ToolError,
-  validateStandard,
   type AppToolCallRequest,
 } from 'toolgate/core';
+import { checkJsonSchema } from '../../src/core/json-schema-check';
+import { formatStandardIssues, isStandardSchema, validateStandard } from '../../src/core/standard-schema';
+import { isToolError } from '../../src/core/tool-error';
 
 let n = 0;
 const call = (name: string, args: unknown): AppToolCallRequest => ({

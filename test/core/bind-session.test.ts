@@ -3,11 +3,11 @@ import {
   bindAppToolHost,
   createAppToolHost,
   createHelloMessage,
-  type AppToolCallMessage,
   type ClientMessage,
   type ToolSession,
   type ToolSessionStatus,
 } from 'toolgate/core';
+import type { AppToolCallMessage } from '../../src/core/wire';
 import { createScriptedSession, step } from 'toolgate/testing';
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

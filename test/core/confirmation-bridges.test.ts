@@ -2,16 +2,15 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import {
   ToolRoomError,
-  answerToolApprovalRequest,
   connectApprovalGate,
   createAppToolApprovalHandler,
   createAppToolHost,
   createConfirmationController,
-  isToolApprovalRequest,
   type ClientMessage,
   type JsonValue,
-  type ToolApprovalRequestMessage,
 } from 'toolgate/core';
+import { answerToolApprovalRequest, isToolApprovalRequest } from '../../src/core/confirmation-bridges';
+import type { ToolApprovalRequestMessage } from '../../src/core/wire';
 import { createScriptedSession } from 'toolgate/testing';
 import { isDeepFrozen, settleAll, shown, until } from './confirmation-helpers';
 

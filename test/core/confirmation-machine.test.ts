@@ -1,18 +1,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
-  CONFIRMATION_EVENTS,
-  CONFIRMATION_STATUSES,
-  CONFIRMATION_TRANSITIONS,
-  MISSING_TOOL_DESCRIPTOR,
-  classifyRoomError,
-  needsConfirmation,
-  nextConfirmationStatus,
-  resolveToolDescriptor,
   ToolRoomError,
   ToolRoomUnknownOutcomeError,
   type ConfirmationOutcome,
   type ConfirmationStatus,
 } from 'toolgate/core';
+import { CONFIRMATION_EVENTS, CONFIRMATION_STATUSES, CONFIRMATION_TRANSITIONS, nextConfirmationStatus } from '../../src/core/confirmation-machine';
+import { MISSING_TOOL_DESCRIPTOR, needsConfirmation, resolveToolDescriptor } from '../../src/core/tool-descriptor';
+import { classifyRoomError } from '../../src/core/room';
 
 describe('the confirmation transition table', () => {
   it('has a row for every state', () => {

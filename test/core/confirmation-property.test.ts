@@ -6,9 +6,9 @@ import {
   createConfirmationController,
   type ConfirmationView,
   type JsonValue,
-  type OutcomeCheckResult,
   type ToolDescriptor,
 } from 'toolgate/core';
+import type { OutcomeCheckResult } from '../../src/core/confirmation-machine';
 import { createScriptedRoom, type ScriptedRoomFault } from 'toolgate/testing';
 
 // DESIGN "Quality bars": fixed fast-check seeds. Printed by fast-check on failure with the path.

@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   CanonicalJsonError,
-  WebCryptoUnavailableError,
   canonicalJson,
-  fingerprintCanonical,
   fingerprintJson,
   formatFingerprint,
   type JsonValue,
 } from 'toolgate/core';
+import { WebCryptoUnavailableError, fingerprintCanonical } from '../../src/core/fingerprint';
 
 /** An independent SHA-256 (node:crypto) of the canonical text, to check Web Crypto's against. */
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

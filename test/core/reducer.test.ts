@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  callOf,
   explainToolEvent,
   initialToolStreamState,
   reduceToolEvent,
   type ToolCall,
   type ToolStreamState,
 } from 'toolgate/core';
+import { callOf } from '../../src/core/call-table';
 import { callEvents, toolEvents as e } from 'toolgate/testing';
 
 /** Reduce events in order, stamping times 1, 2, 3… */

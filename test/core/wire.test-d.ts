@@ -4,7 +4,6 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   TOOL_RESULT_CODES,
   TOOL_STREAM_PHASES,
-  validateToolEvent,
   type ConfirmationOutcome,
   type ServerMessage,
   type ToolCall,
@@ -15,6 +14,7 @@ import {
   type ToolStreamEvent,
   type ToolStreamPhase,
 } from 'toolgate/core';
+import { validateToolEvent } from '../../src/core/validate-event';
 
 declare const event: ToolEvent;
 declare const streamEvent: ToolStreamEvent;

@@ -9,7 +9,6 @@ import {
   useHumanTool,
   type AppCallState,
   type CallApproval,
-  type DeepPartial,
   type HumanToolView,
   type JsonSchemaType,
   type PersonRequest,
@@ -20,6 +19,7 @@ import {
   type ToolRenderers,
   type ToolResult,
 } from 'toolgate';
+import type { DeepPartial } from '../../src/hooks/tool-renderers';
 
 const flightSchema = z.object({ from: z.string(), to: z.string(), passengers: z.number().int().default(1), legs: z.array(z.object({ date: z.string() })) });
 type Flight = z.output<typeof flightSchema>;

@@ -10,12 +10,12 @@ import {
   type AppCallState,
   type AppToolContext,
   type AppToolState,
-  type AppToolStatus,
   type AppToolView,
   type JsonValue,
   type ToolResult,
   type UseAppToolOptions,
 } from 'toolgate';
+import type { AppToolStatus } from '../../src/core/app-tool-host';
 
 describe('useAppTool types', () => {
   it('infers the arguments from a zod validate, for run and confirm', () => {

@@ -18,16 +18,16 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  callOf,
   createToolStreamStore,
   explainToolEvent,
   initialToolStreamState,
-  stepToolEvent,
-  type PreviewMode,
   type ToolCall,
   type ToolEventVerdict,
   type ToolStreamState,
 } from 'toolgate/core';
+import { callOf } from '../../src/core/call-table';
+import { stepToolEvent } from '../../src/core/reducer';
+import type { PreviewMode } from '../../src/core/legacy-preview';
 import { isConsistentPreview } from '../core/preview-consistency';
 
 const SEED = 0x5eed_0001;

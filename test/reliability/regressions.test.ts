@@ -5,15 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  callOf,
   createAppToolHost,
   createConfirmationController,
   explainToolEvent,
   initialToolStreamState,
   reduceToolEvent,
-  stepToolEvent,
   type ToolStreamState,
 } from 'toolgate/core';
+import { callOf } from '../../src/core/call-table';
+import { stepToolEvent } from '../../src/core/reducer';
 import { createScriptedRoom, toolEvents as e } from 'toolgate/testing';
 import { bindAppToolHost as bindHost } from 'toolgate/core';
 import { connectReferenceSession } from 'toolgate/client';

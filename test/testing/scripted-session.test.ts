@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { AppToolCallMessage, ClientMessage } from 'toolgate/core';
+import type { ClientMessage } from 'toolgate/core';
+import type { AppToolCallMessage } from '../../src/core/wire';
 import { createManualClock, createScriptedSession, step, toolEvents } from 'toolgate/testing';
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
