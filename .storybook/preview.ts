@@ -3,10 +3,13 @@ import '../src/styles.css';
 
 type Theme = 'light' | 'dark';
 
-// The kit's stylesheet keys its colours on `data-theme` of the root element.
+// The kit's stylesheet themes its own elements from the nearest `data-theme`; the class
+// `toolgate-theme` lets the Storybook page itself (its canvas and the stories' own elements) take
+// the kit's theme too, as a page that wants it would.
 const withTheme: Decorator = (Story, context) => {
   const theme: Theme = context.globals['theme'] === 'dark' ? 'dark' : 'light';
   document.documentElement.setAttribute('data-theme', theme);
+  document.documentElement.classList.add('toolgate-theme');
   return Story();
 };
 
