@@ -1,18 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { ToolCallList } from 'toolgate';
-import {
-  createAISDKAdapter,
-  createAnthropicAdapter,
-  createCohereAdapter,
-  createGeminiAdapter,
-  createOpenAIChatAdapter,
-  createOpenAIRealtimeAdapter,
-  createOpenAIResponsesAdapter,
-  type ToolStreamAdapter,
-} from 'toolgate/adapters';
+import { PROVIDER_ADAPTERS, type ProviderId, type ToolStreamAdapter } from 'toolgate/adapters';
 import { pause } from 'toolgate/testing';
 import { Live } from './support/scenarios';
+import { PROVIDERS } from '../test/adapters/providers';
 import openAIChat from '../test/fixtures/real-streams/openai-chat-gpt4o-parallel-weather-stock.jsonl?raw';
 import openAIResponses from '../test/fixtures/real-streams/openai-responses-codex-4-steps-3-calls.jsonl?raw';
 import openAIRealtime from '../test/fixtures/real-streams/openai-realtime-gpt-realtime-weather.jsonl?raw';
@@ -115,7 +107,22 @@ function shownTree(card: HTMLElement) {
   };
 }
 
-function providerStory(recording: string, makeAdapter: () => ToolStreamAdapter, shows: RegExp): Story {
+/** Every call of a replay has its final status and, where its arguments completed, shows exactly those. */
+async function expectFinalCalls(where: HTMLElement, expected: FinalCall[]): Promise<void> {
+  await expect(expected.length).toBeGreaterThan(0);
+  const cards = () => within(where).queryAllByRole('article');
+  // Wait on state: every call has its final status (well within the test's own time limit).
+  await waitFor(() => expect(cards().map((card) => card.dataset['status'])).toEqual(expected.map((call) => call.status)), { timeout: 10_000 });
+  // Each call whose arguments completed shows exactly those arguments, not a stale preview.
+  for (const [i, card] of cards().entries()) {
+    const call = expected[i] as FinalCall;
+    if ('arguments' in call) await expect(shownTree(card)).toEqual(treeOf(call.arguments));
+  }
+}
+
+/** A recording replayed through the adapter of `provider` (from the provider list); `label` names it in reports. */
+function providerStory(recording: string, provider: ProviderId, shows: RegExp, label?: string): Story {
+  const makeAdapter = () => PROVIDER_ADAPTERS[provider].create(label === undefined ? {} : { label });
   const items = () => replayRecording(recording, makeAdapter());
   return {
     render: ({ speed }) => (
@@ -124,64 +131,99 @@ function providerStory(recording: string, makeAdapter: () => ToolStreamAdapter, 
       </Live>
     ),
     play: async ({ canvasElement }) => {
-      const expected = finalCalls(items());
-      await expect(expected.length).toBeGreaterThan(0);
-      const cards = () => within(canvasElement).queryAllByRole('article');
-      // Wait on state: every call has its final status (well within the test's own time limit).
-      await waitFor(() => expect(cards().map((card) => card.dataset['status'])).toEqual(expected.map((call) => call.status)), { timeout: 10_000 });
-      // Each call whose arguments completed shows exactly those arguments, not a stale preview.
-      for (const [i, card] of cards().entries()) {
-        const call = expected[i] as FinalCall;
-        if ('arguments' in call) await expect(shownTree(card)).toEqual(treeOf(call.arguments));
-      }
+      await expectFinalCalls(canvasElement, finalCalls(items()));
       await expect(canvasElement).toHaveTextContent(shows);
     },
   };
 }
 
+/** Every recording of test/fixtures/real-streams, by file name. */
+const RECORDINGS = Object.fromEntries(
+  Object.entries(import.meta.glob<string>('../test/fixtures/real-streams/*.jsonl', { query: '?raw', import: 'default', eager: true })).map(
+    ([path, text]) => [path.slice(path.lastIndexOf('/') + 1), text],
+  ),
+);
+
+/** For each provider of the list, its shortest recording. */
+const SHORTEST = PROVIDERS.map((provider) => {
+  const [file] = Object.keys(RECORDINGS)
+    .filter((name) => provider.recordings.test(name))
+    .sort((a, b) => RECORDINGS[a]!.split('\n').length - RECORDINGS[b]!.split('\n').length);
+  if (file === undefined) throw new Error(`no recording for ${provider.id}`);
+  return { ...provider, file, recording: RECORDINGS[file]! };
+});
+
+/**
+ * Every adapter of the provider list (`PROVIDER_ADAPTERS`) side by side, each replaying its
+ * shortest recording: a provider added to the list shows up here without a new story.
+ */
+export const EveryProvider: Story = {
+  render: ({ speed }) => (
+    <div style={{ display: 'grid', gap: '1rem' }}>
+      {SHORTEST.map(({ id, label, create, recording, file }) => (
+        <section key={`${id}-${speed}`} aria-label={label} data-provider={id}>
+          <h2 style={{ font: 'inherit', fontWeight: 600, margin: '0 1rem' }}>
+            {label} <small>({file})</small>
+          </h2>
+          <Live items={() => replayRecording(recording, create())} speed={speed}>
+            <ToolCallList aria-label={`Tool calls of ${label}`} />
+          </Live>
+        </section>
+      ))}
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    for (const { id, create, recording } of SHORTEST) {
+      const section = canvasElement.querySelector<HTMLElement>(`[data-provider="${id}"]`);
+      await expect(section).not.toBeNull();
+      await expectFinalCalls(section!, finalCalls(replayRecording(recording, create())));
+    }
+  },
+};
+
 /** OpenAI Chat Completions, gpt-4o: two parallel calls by `tool_calls` index. */
-export const OpenAIChat = providerStory(openAIChat, () => createOpenAIChatAdapter(), /GetWeatherArgs[\s\S]*get_stock_price/);
+export const OpenAIChat = providerStory(openAIChat, 'openai-chat', /GetWeatherArgs[\s\S]*get_stock_price/);
 
 /** OpenAI Responses API, gpt-5.1-codex-max: four responses in a row, three calls kept apart. */
-export const OpenAIResponses = providerStory(openAIResponses, () => createOpenAIResponsesAdapter(), /Turn 3[\s\S]*calculator/);
+export const OpenAIResponses = providerStory(openAIResponses, 'openai-responses', /Turn 3[\s\S]*calculator/);
 
 /** OpenAI Realtime API over WebSocket, gpt-realtime: server events with pretty-printed arguments. */
-export const OpenAIRealtime = providerStory(openAIRealtime, () => createOpenAIRealtimeAdapter(), /get_weather/);
+export const OpenAIRealtime = providerStory(openAIRealtime, 'openai-realtime', /get_weather/);
 
 /** Anthropic Messages, Claude Sonnet: two parallel `tool_use` blocks with `input_json_delta`. */
-export const Anthropic = providerStory(anthropic, () => createAnthropicAdapter(), /glob[\s\S]*ls/i);
+export const Anthropic = providerStory(anthropic, 'anthropic', /glob[\s\S]*ls/i);
 
 /** Anthropic Messages cut at `max_tokens`: the open call ends `failed`, with the reason. */
-export const AnthropicCutAtMaxTokens = providerStory(anthropicCut, () => createAnthropicAdapter(), /max_tokens/);
+export const AnthropicCutAtMaxTokens = providerStory(anthropicCut, 'anthropic', /max_tokens/);
 
 /** Gemini on Vertex: `partialArgs` addressed by jsonPath, previewed as text rebuilt from the paths. */
-export const Gemini = providerStory(gemini, () => createGeminiAdapter(), /cookRecipe[\s\S]*Let stand for 15 minutes before serving\./);
+export const Gemini = providerStory(gemini, 'gemini', /cookRecipe[\s\S]*Let stand for 15 minutes before serving\./);
 
 /** Cohere v2: `tool-call-start`, `-delta`, `-end`, two calls. */
-export const Cohere = providerStory(cohere, () => createCohereAdapter(), /weather[\s\S]*cityAttractions/);
+export const Cohere = providerStory(cohere, 'cohere', /weather[\s\S]*cityAttractions/);
 
 /** The AI SDK's UI message stream from a LangGraph agent: `tool-input-*` and `tool-output-*` parts. */
-export const AISDK = providerStory(aiSdk, () => createAISDKAdapter(), /Done|Failed/);
+export const AISDK = providerStory(aiSdk, 'ai-sdk', /Done|Failed/);
 
 /*
- * OpenAI-compatible Chat Completions: the same adapter (`createOpenAIChatAdapter`), each provider's
+ * OpenAI-compatible Chat Completions: the same adapter (`createOpenAIChatAdapter`, `openai-chat` in the list), each provider's
  * own way of chunking. `label` names the provider in the adapter's error reports.
  */
 
 /** DeepSeek V4: one `multiedit` call of Go source in 68 fragments, six of them ending inside a string escape. */
-export const DeepSeek = providerStory(deepSeek, () => createOpenAIChatAdapter({ label: 'DeepSeek' }), /multiedit[\s\S]*Hello, Crush!/);
+export const DeepSeek = providerStory(deepSeek, 'openai-chat', /multiedit[\s\S]*Hello, Crush!/, 'DeepSeek');
 
 /** Z.ai GLM-4.6: two parallel calls, each with its whole arguments in the chunk that names it. */
-export const GLM = providerStory(glm, () => createOpenAIChatAdapter({ label: 'Z.ai GLM' }), /glob[\s\S]*\*\*\/\*\.go[\s\S]*ls/);
+export const GLM = providerStory(glm, 'openai-chat', /glob[\s\S]*\*\*\/\*\.go[\s\S]*ls/, 'Z.ai GLM');
 
 /** Kimi K2.5 through OpenRouter: two parallel calls in 1-2 character fragments, ids such as `functions.add:0`. */
-export const KimiViaOpenRouter = providerStory(kimiOpenRouter, () => createOpenAIChatAdapter({ label: 'OpenRouter' }), /add[\s\S]*multiply/);
+export const KimiViaOpenRouter = providerStory(kimiOpenRouter, 'openai-chat', /add[\s\S]*multiply/, 'OpenRouter');
 
 /** Kimi K2 on Groq: two parallel calls, each call's arguments in one delta. */
-export const KimiViaGroq = providerStory(kimiGroq, () => createOpenAIChatAdapter({ label: 'Groq' }), /add[\s\S]*multiply/);
+export const KimiViaGroq = providerStory(kimiGroq, 'openai-chat', /add[\s\S]*multiply/, 'Groq');
 
 /** Mistral Small: the whole call in the final chunk, beside `finish_reason`, with no `index`. */
-export const Mistral = providerStory(mistral, () => createOpenAIChatAdapter({ label: 'Mistral' }), /weather[\s\S]*San Francisco/);
+export const Mistral = providerStory(mistral, 'openai-chat', /weather[\s\S]*San Francisco/, 'Mistral');
 
 /** xAI Voice (grok), OpenAI-Realtime-compatible server events: one delta with the whole arguments, no `output_index`. */
-export const XAIRealtime = providerStory(xai, () => createOpenAIRealtimeAdapter({ label: 'xAI' }), /get_weather[\s\S]*London/);
+export const XAIRealtime = providerStory(xai, 'openai-realtime', /get_weather[\s\S]*London/, 'xAI');

@@ -7,17 +7,9 @@
  * as `tool-output-available` / `tool-output-error` / `tool-output-denied`; unlike the raw
  * provider adapters this one maps them too, since the stream carries them.
  */
-import {
-  CallBook,
-  defineAdapter,
-  MalformedChunk,
-  optString,
-  reqString,
-  type AdapterOptions,
-  type OpenCall,
-  type Rec,
-  type ToolStreamAdapter,
-} from './base';
+import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
+import { CallBook, type OpenCall } from './call-book';
+import { MalformedChunk, optString, reqString, unknownCall, type Rec } from './chunk-fields';
 
 /**
  * Options of {@link createAISDKAdapter}: those of every adapter.
@@ -26,16 +18,6 @@ import {
  * const adapter = createAISDKAdapter({ turnId: 'turn-1', onError: (reason) => console.warn(reason) } satisfies AISDKAdapterOptions);
  */
 export type AISDKAdapterOptions = AdapterOptions;
-
-interface SdkCall {
-  call: OpenCall;
-  /** `inputEncoding: 'text'`: the fragments are free text, not JSON, so they are not streamed. */
-  textInput: boolean;
-  /** Arguments done (complete or failed); later chunks may only bring the outcome. */
-  inputDone: boolean;
-  /** `settled`, `failed` or `cancelled` sent: nothing more for this call. */
-  over: boolean;
-}
 
 /**
  * Map AI SDK UI message stream chunks to toolgate events.
@@ -48,49 +30,61 @@ interface SdkCall {
  */
 export function createAISDKAdapter(options: AISDKAdapterOptions = {}): ToolStreamAdapter {
   const book = new CallBook('AI SDK', options);
-  const calls = new Map<string, SdkCall>();
+  const mapper = createAISDKChunkMapper(book);
+  return defineAdapter(book, mapper.handle, { why: 'the stream ended before the input was complete' });
+}
+
+/**
+ * The chunk handler behind {@link createAISDKAdapter}, also used by the `toolgate/ai-sdk` bridge,
+ * which feeds one chat's many response streams through one book (a call's output may come on a
+ * later stream than its input: after an approval, or after the page answered).
+ */
+export interface AISDKChunkMapper {
+  handle(chunk: Rec): void;
+  /** The call the chat knows as `toolCallId`, once it started. */
+  call(toolCallId: string): OpenCall | undefined;
+}
+
+export function createAISDKChunkMapper(book: CallBook): AISDKChunkMapper {
+  /** Calls by the SDK's `toolCallId`. */
+  const calls = new Map<string, OpenCall>();
+  /** Calls with `inputEncoding: 'text'`: free text, not JSON. */
+  const textInputs = new WeakSet<OpenCall>();
   let turnId: string | undefined;
 
   const turn = (): string => (turnId ??= book.fallbackTurnId());
 
-  const startCall = (chunk: Rec, where: string): SdkCall | undefined => {
+  const startCall = (chunk: Rec, where: string): OpenCall | undefined => {
     const id = reqString(chunk, 'toolCallId', where);
     const name = reqString(chunk, 'toolName', where);
     if (calls.has(id)) return undefined;
+    // A provider-executed tool runs at the provider, whose result this stream carries.
     const location = chunk.providerExecuted === true ? ('server' as const) : undefined;
-    const entry: SdkCall = {
-      call: book.start(book.uniqueCallId(id), name, turn(), location ? { location } : undefined),
-      textInput: chunk.inputEncoding === 'text',
-      inputDone: false,
-      over: false,
-    };
-    calls.set(id, entry);
-    return entry;
-  };
-
-  const known = (chunk: Rec, where: string): SdkCall => {
-    const id = reqString(chunk, 'toolCallId', where);
-    const entry = calls.get(id);
-    if (entry === undefined) throw new MalformedChunk(`${where} for tool call ${id}, which never started`);
-    return entry;
-  };
-
-  /** End the input from the streamed text where no `tool-input-available` came. */
-  const closeInput = (entry: SdkCall, why: string): void => {
-    if (entry.inputDone) return;
-    entry.inputDone = true;
-    if (entry.textInput) {
-      book.fail(entry.call, `${book.provider}: ${why}; the text input of ${entry.call.name} never arrived whole`);
-      entry.over = true;
-      return;
+    const call = book.start(book.uniqueCallId(id), name, turn(), location ? { location } : {});
+    if (chunk.inputEncoding === 'text') {
+      // The fragments are free text, not JSON: they are not streamed, and only a
+      // `tool-input-available` can complete the input.
+      call.endArguments = (_how, why) => book.fail(call, `${book.provider}: ${why}; the text input of ${name} never arrived whole`);
+      textInputs.add(call);
     }
-    // seed 000: a call ends with exactly one terminal event. Input that is not JSON ends it `failed`, so a
-    // later output for it must send nothing more.
-    if (book.finishFromText(entry.call, { emptyIsNoArguments: false, why }) === 'failed') entry.over = true;
+    calls.set(id, call);
+    return call;
+  };
+  const known = (chunk: Rec, where: string): OpenCall => {
+    const id = reqString(chunk, 'toolCallId', where);
+    const call = calls.get(id);
+    if (call === undefined) throw unknownCall(where, id);
+    return call;
   };
 
-  const closeAllInputs = (why: string): void => {
-    for (const entry of calls.values()) closeInput(entry, why);
+  /**
+   * An outcome arrived: the input ends here if nothing ended it (the recorded LangGraph stream
+   * sends no tool-input-available, so the streamed text is the input). Input that is not JSON
+   * ends the call `failed` (seed 000: one terminal event per call), and the outcome then says nothing.
+   */
+  const beforeOutcome = (call: OpenCall, why: string): boolean => {
+    book.endArguments(call, 'cut', why);
+    return call.stage === 'issued';
   };
 
   const handle = (chunk: Rec): void => {
@@ -108,103 +102,73 @@ export function createAISDKAdapter(options: AISDKAdapterOptions = {}): ToolStrea
         return;
       case 'tool-input-delta': {
         const delta = reqString(chunk, 'inputTextDelta', type);
-        const entry = known(chunk, type);
-        if (entry.inputDone) throw new MalformedChunk(`tool-input-delta for ${entry.call.callId} after its input was complete`);
-        if (entry.textInput) return;
-        book.delta(entry.call, delta);
+        const call = known(chunk, type);
+        if (call.stage !== 'arguments') throw new MalformedChunk(`tool-input-delta for ${call.callId} after its input was complete`);
+        if (!textInputs.has(call)) book.delta(call, delta);
         return;
       }
       case 'tool-input-available':
       case 'tool-input-error': {
         const id = reqString(chunk, 'toolCallId', type);
         // Non-streamed calls arrive as a single `tool-input-available`.
-        const entry = calls.get(id) ?? startCall(chunk, type);
-        if (entry === undefined || entry.inputDone) return;
-        entry.inputDone = true;
+        const call = calls.get(id) ?? startCall(chunk, type);
+        if (call === undefined) return;
         if (type === 'tool-input-error') {
           const errorText = optString(chunk, 'errorText', type) ?? 'invalid input';
-          book.fail(entry.call, `${book.provider}: the input of ${entry.call.name} is invalid: ${errorText}`);
-          entry.over = true;
+          book.fail(call, `${book.provider}: the input of ${call.name} is invalid: ${errorText}`);
           return;
         }
         // The provider's own parsed input wins over the joined fragments.
-        book.complete(entry.call, chunk.input === undefined ? {} : chunk.input);
+        book.complete(call, chunk.input === undefined ? {} : chunk.input);
         return;
       }
       case 'tool-output-available': {
-        const entry = known(chunk, type);
-        if (entry.over) return;
-        // Outputs come in a later step; the recorded LangGraph stream sends no
-        // tool-input-available, so the streamed text is the input.
-        closeInput(entry, 'the output arrived');
-        if (entry.over) return;
+        const call = known(chunk, type);
+        if (call.stage === 'over' || !beforeOutcome(call, 'the output arrived')) return;
         if (chunk.preliminary === true) {
-          book.emit({ type: 'tool.stream', phase: 'progress', callId: entry.call.callId, progress: chunk.output });
+          book.outcome(call, { type: 'tool.stream', phase: 'progress', callId: call.callId, progress: chunk.output });
           return;
         }
-        entry.over = true;
-        book.emit({ type: 'tool.stream', phase: 'settled', callId: entry.call.callId, ok: true });
+        book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: true });
         return;
       }
       case 'tool-output-error': {
-        const entry = known(chunk, type);
-        if (entry.over) return;
+        const call = known(chunk, type);
+        if (call.stage === 'over') return;
         optString(chunk, 'errorText', type); // checked: one that is not a string is a malformed chunk
-        closeInput(entry, 'the tool failed');
-        if (entry.over) return;
+        if (!beforeOutcome(call, 'the tool failed')) return;
         // The call was issued and its tool ran and failed: `settled` with FAILED. (`failed` is
         // the model stopping before the arguments were complete; after `issued` the store
-        // refuses it and the call would stay issued for good.) The wire's `settled` carries no
-        // message, so the tool's error text is not shown.
-        entry.over = true;
-        book.emit({ type: 'tool.stream', phase: 'settled', callId: entry.call.callId, ok: false, code: 'FAILED' });
+        // refuses it and the call would stay issued for good.)
+        book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: false, code: 'FAILED' });
         return;
       }
       case 'tool-output-denied': {
-        const entry = known(chunk, type);
-        if (entry.over) return;
-        closeInput(entry, 'the call was denied');
-        if (entry.over) return;
-        entry.over = true;
-        book.emit({ type: 'tool.stream', phase: 'settled', callId: entry.call.callId, ok: false, code: 'REJECTED' });
+        const call = known(chunk, type);
+        if (call.stage === 'over' || !beforeOutcome(call, 'the call was denied')) return;
+        book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: false, code: 'REJECTED' });
         return;
       }
       case 'finish-step':
       case 'finish':
         // A step's tool inputs are complete when the step ends.
-        closeAllInputs(`the ${type === 'finish' ? 'message' : 'step'} finished before the input was complete`);
+        book.end({ kind: 'finished', why: `the ${type === 'finish' ? 'message' : 'step'} finished before the input was complete` });
         return;
       case 'abort':
         // The user stopped the stream: like the store's interrupt (DESIGN: "cancels every open
         // call of that turn"), every call not yet ended is cancelled, also one whose input is
         // complete and whose output will now never come.
-        for (const entry of calls.values()) {
-          if (entry.over) continue;
-          entry.inputDone = true;
-          entry.over = true;
-          book.emit({ type: 'tool.stream', phase: 'cancelled', callId: entry.call.callId });
-        }
+        book.end({ kind: 'aborted' });
         return;
-      case 'error': {
+      case 'error':
         // The stream broke off: a call still writing its arguments failed; one already issued
         // will get no outcome from this stream, so it is cancelled (as on abort), not left issued.
-        const errorText = optString(chunk, 'errorText', type) ?? 'unknown error';
-        for (const entry of calls.values()) {
-          if (entry.over) continue;
-          entry.over = true;
-          if (entry.inputDone) {
-            book.emit({ type: 'tool.stream', phase: 'cancelled', callId: entry.call.callId });
-            continue;
-          }
-          entry.inputDone = true;
-          book.fail(entry.call, `${book.provider}: the stream reported an error: ${errorText}`);
-        }
+        book.end({ kind: 'error', message: optString(chunk, 'errorText', type) ?? 'unknown error' });
         return;
-      }
       default:
         return; // text, reasoning, sources, data parts, approvals: ignored
     }
   };
 
-  return defineAdapter(book, handle, () => closeAllInputs('the stream ended before the input was complete'));
+  return { handle, call: (toolCallId) => calls.get(toolCallId) };
 }

@@ -5,9 +5,9 @@
  * A call is a content block: `content_block_start` with a `tool_use`, `server_tool_use` or
  * `mcp_tool_use` block, `input_json_delta` fragments for its index, `content_block_stop`.
  */
+import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
+import { CallBook, type OpenCall } from './call-book';
 import {
-  CallBook,
-  defineAdapter,
   isRecord,
   MalformedChunk,
   optArray,
@@ -16,11 +16,8 @@ import {
   reqNumber,
   reqRecord,
   reqString,
-  type AdapterOptions,
-  type OpenCall,
   type Rec,
-  type ToolStreamAdapter,
-} from './base';
+} from './chunk-fields';
 
 /**
  * Options of {@link createAnthropicAdapter}: those of every adapter.
@@ -31,12 +28,6 @@ import {
 export type AnthropicAdapterOptions = AdapterOptions;
 
 const TOOL_BLOCK_TYPES = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
-
-interface ToolBlock {
-  call: OpenCall;
-  /** The block's `input` from `content_block_start`: the whole input when no fragments follow. */
-  startInput: unknown;
-}
 
 /**
  * Map Anthropic Messages stream events to toolgate events.
@@ -50,7 +41,7 @@ interface ToolBlock {
 export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): ToolStreamAdapter {
   const book = new CallBook('Anthropic', options);
   /** Open tool blocks of the current message, by block index. */
-  let blocks = new Map<number, ToolBlock>();
+  let blocks = new Map<number, OpenCall>();
   /** Block indexes to skip: a tool block already delivered whole in `message_start`. */
   let skipped = new Set<number>();
   /** Call ids of the current message, so a block repeated in `message_start` is not started twice. */
@@ -60,30 +51,16 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
 
   const turn = (): string => (turnId ??= book.fallbackTurnId());
 
-  const closeBlock = (index: number, block: ToolBlock, why: string, cut: boolean): void => {
-    blocks.delete(index);
-    if (block.call.text === '') {
-      // No fragments: the input in `content_block_start` is the whole input (the
-      // programmatic-tool-calling recording). When the block ended normally, a parameterless
-      // tool's single `partial_json: ""` means `{}` (recording anthropic-tool-no-args-empty).
-      const input = isRecord(block.startInput) ? block.startInput : {};
-      if (!cut || Object.keys(input).length > 0) {
-        book.complete(block.call, input);
-        return;
-      }
-    }
-    book.finishFromText(block.call, { emptyIsNoArguments: false, why });
-  };
-
-  /** Close what is still open: the message ended (or the stream did) without `content_block_stop`. */
-  const closeMessage = (why: string): void => {
+  /** The message ended (or the stream did) while tool blocks were open: their arguments were cut. */
+  const endMessage = (why: string): void => {
     // The recording anthropic-truncated-max-tokens-invalid stops at max_tokens in the middle
     // of a string and never sends `content_block_stop` for its tool block.
     const reason =
       stopReason === 'max_tokens'
         ? 'the response stopped at max_tokens (stop_reason "max_tokens") before the tool block ended'
         : why;
-    for (const [index, block] of [...blocks]) closeBlock(index, block, reason, true);
+    book.end({ kind: 'finished', why: reason });
+    blocks = new Map();
   };
 
   const startBlock = (block: Rec, where: string): OpenCall | undefined => {
@@ -94,7 +71,8 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
     const type = block.type;
     // Server tools (code execution, web search) and MCP connector tools run at Anthropic.
     const location = type === 'server_tool_use' || type === 'mcp_tool_use' ? ('server' as const) : undefined;
-    return book.start(book.uniqueCallId(id), name, turn(), location ? { location } : undefined);
+    // The block's `input` is the whole input when no fragments follow (programmatic tool calling).
+    return book.start(book.uniqueCallId(id), name, turn(), { ...(location ? { location } : {}), wholeInput: block.input });
   };
 
   const handle = (chunk: Rec): void => {
@@ -107,8 +85,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
         const content = optArray(message, 'content', 'message_start.message') ?? [];
         // Several messages may follow each other on one stream (an agent loop's steps); a
         // message that never reached `message_stop` is over now.
-        closeMessage('a new message started before the tool block ended');
-        blocks = new Map();
+        endMessage('a new message started before the tool block ended');
         skipped = new Set();
         seenIds = new Set();
         stopReason = undefined;
@@ -134,7 +111,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
           return;
         }
         skipped.delete(index);
-        blocks.set(index, { call, startInput: block.input });
+        blocks.set(index, call);
         return;
       }
       case 'content_block_delta': {
@@ -142,18 +119,20 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
         const delta = reqRecord(chunk, 'delta', type);
         if (delta.type !== 'input_json_delta') return; // text, thinking, citations: not ours
         const fragment = reqString(delta, 'partial_json', 'content_block_delta.delta');
-        const block = blocks.get(index);
-        if (block === undefined) {
+        const call = blocks.get(index);
+        if (call === undefined) {
           if (skipped.has(index)) return;
-          throw new MalformedChunk(`input_json_delta for block ${index}, which never started as a tool block`);
+          throw new MalformedChunk(`input_json_delta for block ${index}, which never started as a tool block`, 'unknown-call');
         }
-        book.delta(block.call, fragment);
+        book.delta(call, fragment);
         return;
       }
       case 'content_block_stop': {
         const index = reqNumber(chunk, 'index', type);
-        const block = blocks.get(index);
-        if (block) closeBlock(index, block, 'the tool block ended', false);
+        const call = blocks.get(index);
+        if (call === undefined) return;
+        blocks.delete(index);
+        book.endArguments(call, 'normal', 'the tool block ended');
         return;
       }
       case 'message_delta': {
@@ -163,16 +142,15 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
         return;
       }
       case 'message_stop':
-        closeMessage(`the message stopped (stop_reason "${stopReason ?? 'none'}") before the tool block ended`);
+        endMessage(`the message stopped (stop_reason "${stopReason ?? 'none'}") before the tool block ended`);
         return;
       case 'error': {
-        // A mid-stream error (overloaded_error, api_error) ends the stream.
+        // A mid-stream error (overloaded_error, api_error) ends the message it broke off.
         const error = optRecord(chunk, 'error', type);
         const message = (error && optString(error, 'message', 'error.error')) ?? 'unknown error';
-        for (const [index, block] of [...blocks]) {
-          blocks.delete(index);
-          book.fail(block.call, `${book.provider}: the stream reported an error: ${message}`);
-        }
+        const current = turnId;
+        book.end({ kind: 'error', message }, (call) => call.turnId === current);
+        blocks = new Map();
         return;
       }
       default:
@@ -180,5 +158,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
     }
   };
 
-  return defineAdapter(book, handle, () => closeMessage('the stream ended before the tool block did'));
+  // The stream's end cuts the open blocks as a message's end would (saying max_tokens where it was that).
+  const why = 'the stream ended before the tool block did';
+  return defineAdapter(book, handle, { why, finish: () => endMessage(why) });
 }

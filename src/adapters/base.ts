@@ -1,33 +1,37 @@
 /**
- * The small shared part of every provider adapter: the adapter's contract, reading chunk
- * fields without trusting them, and a book of open calls that turns "this call started / got
- * text / ended" into toolgate `tool.stream` events.
+ * The contract every provider adapter keeps, and the wrapper that gives all of them the same
+ * behaviour at the edges (SSE text, chunks that are not objects, pushes after the end, a
+ * handler that throws). The calls themselves go through the book (`call-book.ts`).
  *
  * Adapters only own the part of a call's life the provider streams: `start`, the argument
- * text and its end (`arguments-complete` or `failed`). Running the tool is someone else's job.
+ * text and its end, and the outcome where the stream carries one. Running the tool is someone
+ * else's job.
  */
-import type { ToolLocation, ToolStreamEvent, ToolStreamStartEvent } from '../core/wire';
+import type { ToolStreamEvent } from '../core/wire';
+import type { CallBook } from './call-book';
+import { describe, isRecord, MalformedChunk, type AdapterIssue, type Rec } from './chunk-fields';
 
 /**
  * Options every adapter accepts.
  *
  * @example
- * const options: AdapterOptions = { turnId: conversationTurnId, onError: (reason, chunk) => report(reason, chunk) };
+ * const options: AdapterOptions = { turnId: conversationTurnId, onError: (reason, chunk, code) => report(reason, chunk, code) };
  * const adapter = createAnthropicAdapter(options);
  */
 export interface AdapterOptions {
   /**
    * The turn id for calls whose provider gives no response or message id. Where the provider
    * gives one (OpenAI `chatcmpl-…` / `resp_…`, Anthropic `msg_…`, Gemini `responseId`, Cohere
-   * `message-start` id, AI SDK `messageId`), that id is used instead.
+   * `message-start` id, AI SDK `messageId`, AG-UI `runId`), that id is used instead.
    */
   turnId?: string;
   /**
-   * Called with a reason (which names the provider) and the chunk for each chunk the adapter
-   * cannot read: not an object, a known chunk type with fields of the wrong type, or a
-   * fragment for a call that never started. The chunk is skipped; no other call changes.
+   * Called with a reason (which names the provider), the chunk, and a code ({@link AdapterIssue})
+   * for each chunk the adapter cannot read: not an object, a known chunk type with fields of the
+   * wrong type, or a fragment for a call that never started. The chunk is skipped; no other
+   * call changes. Chunks of types the adapter does not know are not errors: they are ignored.
    */
-  onError?: (reason: string, chunk: unknown) => void;
+  onError?: (reason: string, chunk: unknown, code: AdapterIssue) => void;
   /** The provider name that starts every `onError` reason and `failed` message (default: the API's name). */
   label?: string;
 }
@@ -48,206 +52,25 @@ export interface ToolStreamAdapter {
    */
   push(chunk: unknown): ToolStreamEvent[];
   /**
-   * The stream ended: close every call whose arguments are still open. Text that is
-   * complete JSON completes the call; anything else ends it `failed` with the reason.
+   * The stream ended: every call whose arguments are still open ends (complete when its text
+   * is complete JSON, else `failed` with the reason), and a provider-hosted call whose result
+   * never came is cancelled. Calls issued to the page (client tools) stay issued.
    */
   end(): ToolStreamEvent[];
 }
 
-/** Thrown by the field readers; the adapter turns it into an `onError` report. */
-export class MalformedChunk extends Error {}
-
-export type Rec = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is Rec {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/* ------------------------------------------------------------- field readers */
-// Each reader returns undefined for a missing (or null) field and throws MalformedChunk for a
-// field of the wrong type, so "absent" and "broken" are never confused.
-
-export function optString(obj: Rec, key: string, where: string): string | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new MalformedChunk(`${where}.${key} is ${describe(v)}, not a string`);
-  return v;
-}
-
-export function optNumber(obj: Rec, key: string, where: string): number | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) {
-    throw new MalformedChunk(`${where}.${key} is ${describe(v)}, not a number`);
-  }
-  return v;
-}
-
-export function optRecord(obj: Rec, key: string, where: string): Rec | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (!isRecord(v)) throw new MalformedChunk(`${where}.${key} is ${describe(v)}, not an object`);
-  return v;
-}
-
-export function optArray(obj: Rec, key: string, where: string): unknown[] | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v)) throw new MalformedChunk(`${where}.${key} is ${describe(v)}, not an array`);
-  return v;
-}
-
-export function reqString(obj: Rec, key: string, where: string): string {
-  const v = optString(obj, key, where);
-  if (v === undefined) throw new MalformedChunk(`${where}.${key} is missing`);
-  return v;
-}
-
-export function reqNumber(obj: Rec, key: string, where: string): number {
-  const v = optNumber(obj, key, where);
-  if (v === undefined) throw new MalformedChunk(`${where}.${key} is missing`);
-  return v;
-}
-
-export function reqRecord(obj: Rec, key: string, where: string): Rec {
-  const v = optRecord(obj, key, where);
-  if (v === undefined) throw new MalformedChunk(`${where}.${key} is missing`);
-  return v;
-}
-
-export function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
-}
-
-/* --------------------------------------------------------------- the book */
-
-/** A call whose arguments are still arriving. */
-export interface OpenCall {
-  readonly callId: string;
-  readonly name: string;
-  readonly turnId: string;
-  /** The argument JSON text received so far. */
-  text: string;
-}
-
-export type ArgumentsParse = { ok: true; value: unknown } | { ok: false; reason: string };
-
-/**
- * Parse a call's complete argument text. `emptyIsNoArguments`: a provider that said the
- * arguments are complete and sent no text at all means "no arguments" (Anthropic sends a
- * single `partial_json: ""` for a parameterless tool; the recording
- * anthropic-tool-no-args-empty shows it), so that reads as `{}`.
- */
-export function parseArguments(text: string, emptyIsNoArguments: boolean): ArgumentsParse {
-  if (text.trim() === '') {
-    return emptyIsNoArguments ? { ok: true, value: {} } : { ok: false, reason: 'no argument text arrived' };
-  }
+/** Turn a string chunk into the value it carries, or `undefined` for lines that carry none. */
+function readText(text: string, book: CallBook, chunk: unknown): { value: unknown } | undefined {
+  const line = text.trim();
+  // The other SSE fields (`event:`, `id:`, `retry:`, `:` comments) carry no chunk.
+  if (/^(event|id|retry):|^:/.test(line)) return undefined;
+  const json = line.replace(/^data:\s*/, '');
+  if (json === '' || json === '[DONE]') return undefined;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, reason: `the argument text is not complete JSON (${(error as Error).message})` };
-  }
-}
-
-/**
- * Where an adapter writes its events. One per adapter; `drain()` hands out what one `push`
- * or `end` produced.
- */
-export class CallBook {
-  private events: ToolStreamEvent[] = [];
-  /** Every call id handed out, so two calls never share one (the reducer keys on it). */
-  private readonly used = new Set<string>();
-  private turnCounter = 0;
-
-  readonly provider: string;
-
-  constructor(
-    provider: string,
-    private readonly options: AdapterOptions,
-  ) {
-    this.provider = options.label ?? provider;
-  }
-
-  drain(): ToolStreamEvent[] {
-    const out = this.events;
-    this.events = [];
-    return out;
-  }
-
-  report(reason: string, chunk: unknown): void {
-    this.options.onError?.(`${this.provider}: ${reason}`, chunk);
-  }
-
-  /**
-   * The turn id when the provider gives none: the `turnId` option, else a generated one.
-   * Each call of this function (one per response boundary) gives a fresh id when generated,
-   * so calls of consecutive responses stay apart.
-   */
-  fallbackTurnId(): string {
-    if (this.options.turnId !== undefined) return this.options.turnId;
-    this.turnCounter += 1;
-    return `${this.provider.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-turn-${this.turnCounter}`;
-  }
-
-  /**
-   * A call id that no earlier call of this adapter used. Providers that number calls per
-   * response (Kimi's `functions.add:0`) or adapters that derive ids could repeat one across
-   * consecutive responses; the later call gets a `#2`, `#3` suffix.
-   */
-  uniqueCallId(wanted: string): string {
-    let id = wanted;
-    for (let n = 2; this.used.has(id); n++) id = `${wanted}#${n}`;
-    this.used.add(id);
-    return id;
-  }
-
-  start(
-    callId: string,
-    name: string,
-    turnId: string,
-    extra?: { location?: ToolLocation },
-  ): OpenCall {
-    const event: ToolStreamStartEvent = { type: 'tool.stream', phase: 'start', callId, turnId, name };
-    if (extra?.location !== undefined) event.location = extra.location;
-    this.events.push(event);
-    return { callId, name, turnId, text: '' };
-  }
-
-  /** Empty fragments (OpenAI's first `arguments: ""`, Anthropic's first `partial_json: ""`) say nothing. */
-  delta(call: OpenCall, text: string): void {
-    if (text === '') return;
-    call.text += text;
-    this.events.push({ type: 'tool.stream', phase: 'arguments-delta', callId: call.callId, delta: text });
-  }
-
-  complete(call: OpenCall, value: unknown): void {
-    this.events.push({ type: 'tool.stream', phase: 'arguments-complete', callId: call.callId, arguments: value });
-  }
-
-  fail(call: OpenCall, message: string): void {
-    this.events.push({ type: 'tool.stream', phase: 'failed', callId: call.callId, message });
-  }
-
-  /** Events about a call whose arguments are already settled (AI SDK tool outputs). */
-  emit(event: ToolStreamEvent): void {
-    this.events.push(event);
-  }
-
-  /**
-   * End a call from its text: complete when the text is JSON, else `failed` with
-   * `why` and the parse reason. Returns which, since `failed` also ends the call itself.
-   */
-  finishFromText(call: OpenCall, opts: { emptyIsNoArguments: boolean; why: string }): 'complete' | 'failed' {
-    const parsed = parseArguments(call.text, opts.emptyIsNoArguments);
-    if (parsed.ok) {
-      this.complete(call, parsed.value);
-      return 'complete';
-    }
-    this.fail(call, `${this.provider}: ${opts.why}; the arguments of ${call.name} are incomplete: ${parsed.reason}`);
-    return 'failed';
+    return { value: JSON.parse(json) as unknown };
+  } catch {
+    book.report(`a chunk is not JSON: ${describe(json)}`, chunk, 'not-json');
+    return undefined;
   }
 }
 
@@ -255,36 +78,30 @@ export class CallBook {
  * Build an adapter from a chunk handler. The wrapper gives every adapter the same behaviour
  * for the edges: a string chunk is the JSON text of an SSE `data:` line (`[DONE]` and blank
  * lines are ignored), a chunk that is not an object or whose fields are broken reaches
- * `onError` with the provider's name, and `push` never throws.
+ * `onError` with the provider's name, and `push` never throws. `end()` ends what is open with
+ * the book's `ended`, after `finish` (an adapter's own last words, such as dropping calls that
+ * never got a name).
  */
 export function defineAdapter(
   book: CallBook,
   handle: (chunk: Rec) => void,
-  finish: () => void,
+  end: { why: string; finish?: () => void },
 ): ToolStreamAdapter {
   let ended = false;
   return {
     push(chunk) {
       if (ended) {
-        book.report('a chunk arrived after end(); it was ignored', chunk);
+        book.report('a chunk arrived after end(); it was ignored', chunk, 'after-end');
         return [];
       }
       let value = chunk;
       if (typeof value === 'string') {
-        const line = value.trim();
-        // The other SSE fields (`event:`, `id:`, `retry:`, `:` comments) carry no chunk.
-        if (/^(event|id|retry):|^:/.test(line)) return [];
-        const text = line.replace(/^data:\s*/, '');
-        if (text === '' || text === '[DONE]') return [];
-        try {
-          value = JSON.parse(text) as unknown;
-        } catch {
-          book.report(`a chunk is not JSON: ${describe(text)}`, chunk);
-          return [];
-        }
+        const read = readText(value, book, chunk);
+        if (read === undefined) return [];
+        value = read.value;
       }
       if (!isRecord(value)) {
-        book.report(`a chunk is ${describe(value)}, not an object`, chunk);
+        book.report(`a chunk is ${describe(value)}, not an object`, chunk, 'not-an-object');
         return [];
       }
       try {
@@ -292,8 +109,8 @@ export function defineAdapter(
       } catch (error) {
         // The broken part is skipped. Whatever the chunk's earlier, readable parts caused is
         // still returned below, so the events always match the adapter's state.
-        const reason = error instanceof MalformedChunk ? error.message : `could not read a chunk (${String(error)})`;
-        book.report(reason, chunk);
+        if (error instanceof MalformedChunk) book.report(error.message, chunk, error.code);
+        else book.report(`could not read a chunk (${String(error)})`, chunk, 'adapter-failed');
       }
       return book.drain();
     },
@@ -301,9 +118,10 @@ export function defineAdapter(
       if (ended) return [];
       ended = true;
       try {
-        finish();
+        end.finish?.();
+        book.end({ kind: 'ended', why: end.why });
       } catch (error) {
-        book.report(`could not close the open calls (${String(error)})`, undefined);
+        book.report(`could not close the open calls (${String(error)})`, undefined, 'adapter-failed');
       }
       return book.drain();
     },

@@ -4,20 +4,9 @@
  * A call is `tool-call-start` (index, id, name, `arguments: ""`), `tool-call-delta` fragments
  * in `delta.message.tool_calls.function.arguments`, and `tool-call-end`.
  */
-import {
-  CallBook,
-  defineAdapter,
-  MalformedChunk,
-  optRecord,
-  optString,
-  reqNumber,
-  reqRecord,
-  reqString,
-  type AdapterOptions,
-  type OpenCall,
-  type Rec,
-  type ToolStreamAdapter,
-} from './base';
+import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
+import { CallBook, type OpenCall } from './call-book';
+import { MalformedChunk, optRecord, optString, reqNumber, reqRecord, reqString, type Rec } from './chunk-fields';
 
 /**
  * Options of {@link createCohereAdapter}: those of every adapter.
@@ -55,11 +44,10 @@ export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStr
   let turnId: string | undefined;
   let finishReason: string | undefined;
 
-  const closeAll = (why: string): void => {
-    for (const [index, call] of [...open]) {
-      open.delete(index);
-      book.finishFromText(call, { emptyIsNoArguments: false, why });
-    }
+  /** The message ended (or a new one began) while calls were open: their arguments were cut. */
+  const endMessage = (why: string): void => {
+    book.end({ kind: 'finished', why });
+    open.clear();
   };
 
   const handle = (chunk: Rec): void => {
@@ -68,7 +56,7 @@ export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStr
     switch (type) {
       case 'message-start': {
         const id = optString(chunk, 'id', type);
-        closeAll('a new message started before the call ended');
+        endMessage('a new message started before the call ended');
         finishReason = undefined;
         turnId = id !== undefined && id !== '' ? id : book.fallbackTurnId();
         return;
@@ -93,7 +81,7 @@ export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStr
         const fn = optRecord(tc, 'function', `${type}.tool_calls`);
         const args = fn ? optString(fn, 'arguments', `${type}.tool_calls.function`) : undefined;
         const call = open.get(index);
-        if (call === undefined) throw new MalformedChunk(`tool-call-delta for index ${index}, which never started`);
+        if (call === undefined) throw new MalformedChunk(`tool-call-delta for index ${index}, which never started`, 'unknown-call');
         if (args !== undefined) book.delta(call, args);
         return;
       }
@@ -102,7 +90,7 @@ export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStr
         const call = open.get(index);
         if (call === undefined) return;
         open.delete(index);
-        book.finishFromText(call, { emptyIsNoArguments: true, why: 'the call ended' });
+        book.endArguments(call, 'normal', 'the call ended');
         return;
       }
       case 'message-end': {
@@ -110,7 +98,7 @@ export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStr
         finishReason = delta
           ? (optString(delta, 'finish_reason', `${type}.delta`) ?? optString(delta, 'finishReason', `${type}.delta`))
           : undefined;
-        closeAll(
+        endMessage(
           finishReason === 'MAX_TOKENS'
             ? 'the response stopped at max_tokens (finish_reason "MAX_TOKENS")'
             : `the message ended (finish_reason "${finishReason ?? 'none'}") before the call did`,
@@ -122,5 +110,5 @@ export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStr
     }
   };
 
-  return defineAdapter(book, handle, () => closeAll('the stream ended before the call did'));
+  return defineAdapter(book, handle, { why: 'the stream ended before the call did' });
 }

@@ -17,20 +17,9 @@
  * streaming text for that call and the rebuilt object still completes it.
  */
 import { defineOwn } from '../core/json-value';
-import {
-  CallBook,
-  defineAdapter,
-  isRecord,
-  MalformedChunk,
-  optArray,
-  optNumber,
-  optRecord,
-  optString,
-  type AdapterOptions,
-  type OpenCall,
-  type Rec,
-  type ToolStreamAdapter,
-} from './base';
+import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
+import { CallBook, type OpenCall } from './call-book';
+import { isRecord, MalformedChunk, optArray, optNumber, optRecord, optString, type Rec } from './chunk-fields';
 
 /**
  * Options of {@link createGeminiAdapter}: those of every adapter.
@@ -329,20 +318,32 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ToolStr
   /** Calls per turn, for derived ids when a `functionCall` has no `id`. */
   let ordinal = 0;
 
+  /** A call's arguments end: completed from the rebuilt object, or, when `why` says they were cut, failed. */
   const finish = (candidate: number, why: string | undefined): void => {
     const open = streaming.get(candidate);
     if (open === undefined) return;
     streaming.delete(candidate);
-    if (why !== undefined) {
-      book.fail(open.call, `${book.provider}: ${why}; the arguments of ${open.call.name} are incomplete`);
-      return;
-    }
-    book.delta(open.call, open.builder.close());
-    book.complete(open.call, open.builder.value);
+    book.endArguments(open.call, why === undefined ? 'normal' : 'cut', why ?? '');
   };
 
-  const finishAll = (why: string | undefined): void => {
-    for (const candidate of [...streaming.keys()]) finish(candidate, why);
+  /** A new response began: whatever still streams of the old one was cut. */
+  const endResponse = (why: string): void => {
+    book.end({ kind: 'finished', why });
+    streaming.clear();
+  };
+
+  /** Gemini's arguments end from the paths' rebuilt object, not from parsing their text. */
+  const streamingCall = (call: OpenCall): StreamingCall => {
+    const builder = new PartialArgsBuilder();
+    call.endArguments = (how, why) => {
+      if (how === 'cut') {
+        book.fail(call, `${book.provider}: ${why}; the arguments of ${call.name} are incomplete`);
+        return;
+      }
+      book.delta(call, builder.close());
+      book.complete(call, builder.value);
+    };
+    return { call, builder };
   };
 
   const newCallId = (fc: Rec, where: string): string => {
@@ -370,7 +371,7 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ToolStr
         book.complete(call, args ?? {});
         return;
       }
-      const open: StreamingCall = { call, builder: new PartialArgsBuilder() };
+      const open = streamingCall(call);
       streaming.set(candidate, open);
       for (const p of partials) book.delta(call, open.builder.apply(p));
       if (!willContinue) finish(candidate, undefined);
@@ -379,7 +380,7 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ToolStr
 
     const open = streaming.get(candidate);
     if (open === undefined) {
-      if (partials.length > 0) throw new MalformedChunk(`${where} has partialArgs but no call is streaming`);
+      if (partials.length > 0) throw new MalformedChunk(`${where} has partialArgs but no call is streaming`, 'unknown-call');
       return; // a stray terminal `functionCall: {}`
     }
     for (const p of partials) book.delta(open.call, open.builder.apply(p));
@@ -392,7 +393,9 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ToolStr
     const error = chunk.error;
     if (isRecord(error)) {
       const message = typeof error.message === 'string' ? error.message : 'unknown error';
-      finishAll(`the stream reported an error: ${message}`);
+      const current = turnId;
+      book.end({ kind: 'error', message }, (call) => call.turnId === current);
+      streaming.clear();
       return;
     }
     const candidates = optArray(chunk, 'candidates', 'chunk');
@@ -400,7 +403,7 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ToolStr
     const responseId = optString(chunk, 'responseId', 'chunk');
     if (turnId === undefined || (responseId !== undefined && responseId !== '' && responseId !== turnId)) {
       // A new response on the same stream: whatever still streams of the old one was cut.
-      if (turnId !== undefined) finishAll('a new response started before the call ended');
+      if (turnId !== undefined) endResponse('a new response started before the call ended');
       turnId = responseId !== undefined && responseId !== '' ? responseId : book.fallbackTurnId();
       ordinal = 0;
     }
@@ -426,8 +429,6 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ToolStr
     });
   };
 
-  return defineAdapter(book, handle, () => {
-    // The model said more would come (willContinue) and the stream ended instead.
-    finishAll('the stream ended while the call still expected more arguments');
-  });
+  // The model said more would come (willContinue) and the stream ended instead.
+  return defineAdapter(book, handle, { why: 'the stream ended while the call still expected more arguments' });
 }

@@ -4,6 +4,8 @@ export {
   type AdapterOptions,
   type ToolStreamAdapter,
 } from './base';
+export type { AdapterIssue } from './chunk-fields';
+export { PROVIDER_ADAPTERS, type ProviderAdapter, type ProviderId } from './providers';
 export { createOpenAIChatAdapter, type OpenAIChatAdapterOptions } from './openai-chat';
 export {
   createOpenAIRealtimeAdapter,

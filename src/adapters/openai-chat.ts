@@ -8,20 +8,9 @@
  * fragments of that index. There is no per-call end marker: the choice's `finish_reason`
  * ends all its calls at once.
  */
-import {
-  CallBook,
-  defineAdapter,
-  isRecord,
-  MalformedChunk,
-  optArray,
-  optNumber,
-  optRecord,
-  optString,
-  type AdapterOptions,
-  type OpenCall,
-  type Rec,
-  type ToolStreamAdapter,
-} from './base';
+import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
+import { CallBook, type OpenCall } from './call-book';
+import { isRecord, MalformedChunk, optArray, optNumber, optRecord, optString, type Rec } from './chunk-fields';
 
 /**
  * Options of {@link createOpenAIChatAdapter}: those of every adapter.
@@ -72,12 +61,14 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions = {}):
     return turnId;
   };
 
-  const close = (entry: ChatCall, finishReason: string | undefined, atEnd: boolean): void => {
+  /** A call's end: its choice finished (`finishReason`), the stream ended, or another call took its index. */
+  const endCall = (entry: ChatCall, finishReason: string | undefined, atEnd: boolean): void => {
     open.delete(entry.key);
     if (entry.call === undefined) {
       book.report(
         `a tool call (${entry.providerId ?? entry.key}) ended without ever receiving its function name; it was dropped`,
         undefined,
+        'dropped-call',
       );
       return;
     }
@@ -89,7 +80,7 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions = {}):
     else why = 'another call took its place';
     // An empty text is `{}` only when the provider said the response finished normally.
     const normal = finishReason === 'tool_calls' || finishReason === 'stop' || finishReason === 'function_call';
-    book.finishFromText(entry.call, { emptyIsNoArguments: normal, why });
+    book.endArguments(entry.call, normal ? 'normal' : 'cut', why);
   };
 
   const feed = (
@@ -132,7 +123,7 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions = {}):
     // Some compatible servers give every call index 0; a new provider id at an index that
     // is still open is a new call, and the old one is done.
     if (entry !== undefined && id !== undefined && id !== '' && entry.providerId !== undefined && id !== entry.providerId) {
-      close(entry, undefined, false);
+      endCall(entry, undefined, false);
       entry = undefined;
     }
     if (entry === undefined) {
@@ -164,7 +155,7 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions = {}):
     if (finishReason !== undefined) {
       const prefix = `${choiceIndex}/`;
       for (const entry of [...open.values()]) {
-        if (entry.key.startsWith(prefix)) close(entry, finishReason, false);
+        if (entry.key.startsWith(prefix)) endCall(entry, finishReason, false);
       }
     }
   };
@@ -176,10 +167,10 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions = {}):
       const error = chunk.error;
       if (error !== undefined && error !== null) {
         const message = isRecord(error) && typeof error.message === 'string' ? error.message : String(JSON.stringify(error));
-        for (const entry of [...open.values()]) {
-          open.delete(entry.key);
-          if (entry.call) book.fail(entry.call, `${book.provider}: the stream reported an error: ${message}`);
-        }
+        // The response broke off: its calls end (calls still without a name are dropped unseen).
+        const current = turnId;
+        book.end({ kind: 'error', message }, (call) => call.turnId === current);
+        open.clear();
         return;
       }
       const choices = optArray(chunk, 'choices', 'chunk');
@@ -187,8 +178,11 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions = {}):
       const turn = currentTurn(chunk);
       choices.forEach((choice, i) => handleChoice(choice, i, turn));
     },
-    () => {
-      for (const entry of [...open.values()]) close(entry, undefined, true);
+    {
+      why: 'the stream ended without a finish_reason',
+      finish: () => {
+        for (const entry of [...open.values()]) endCall(entry, undefined, true);
+      },
     },
   );
 }

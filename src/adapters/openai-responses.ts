@@ -8,19 +8,9 @@
  * `response.mcp_call_arguments.delta` grow it by `item_id`, and the matching `.done` event
  * carries the provider's final argument text.
  */
-import {
-  CallBook,
-  defineAdapter,
-  optRecord,
-  optString,
-  parseArguments,
-  reqRecord,
-  reqString,
-  type AdapterOptions,
-  type OpenCall,
-  type Rec,
-  type ToolStreamAdapter,
-} from './base';
+import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
+import { CallBook, parseArguments, type OpenCall } from './call-book';
+import { optRecord, optString, reqRecord, reqString, type Rec } from './chunk-fields';
 
 /**
  * Options of {@link createOpenAIResponsesAdapter}: those of every adapter.
@@ -123,11 +113,11 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
     items.delete(entry.itemId);
     finished.add(entry.itemId);
     if (entry.call === undefined) {
-      book.report(`the call in item ${entry.itemId} ended without its name ever arriving; it was dropped`, undefined);
+      book.report(`the call in item ${entry.itemId} ended without its name ever arriving; it was dropped`, undefined, 'dropped-call');
       return;
     }
     if (finalText === undefined) {
-      book.finishFromText(entry.call, { emptyIsNoArguments: false, why });
+      book.endArguments(entry.call, 'cut', why);
       return;
     }
     const parsed = parseArguments(finalText, true);
@@ -163,7 +153,7 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
       if (cancelled && entry.call !== undefined) {
         items.delete(entry.itemId);
         finished.add(entry.itemId);
-        book.emit({ type: 'tool.stream', phase: 'cancelled', callId: entry.call.callId });
+        book.cancel(entry.call);
         continue;
       }
       finishWith(entry, undefined, why);
@@ -200,7 +190,7 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
         const itemId = reqString(chunk, 'item_id', type);
         const delta = reqString(chunk, 'delta', type);
         if (finished.has(itemId)) {
-          book.report(`${type} for item ${itemId}, whose arguments already ended`, chunk);
+          book.report(`${type} for item ${itemId}, whose arguments already ended`, chunk, 'malformed-chunk');
           return;
         }
         // A fragment for an item never announced waits for the name (Realtime's `.done`
@@ -249,9 +239,11 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
     }
   };
 
-  return defineAdapter(book, handle, () => {
-    for (const entry of [...items.values()]) {
-      finishWith(entry, undefined, 'the stream ended before the call\'s arguments were done');
-    }
+  const why = "the stream ended before the call's arguments were done";
+  return defineAdapter(book, handle, {
+    why,
+    finish: () => {
+      for (const entry of [...items.values()]) finishWith(entry, undefined, why);
+    },
   });
 }

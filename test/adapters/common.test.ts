@@ -3,62 +3,15 @@
  * text, pushes after the end, and `adaptStream`.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  adaptStream,
-  createAISDKAdapter,
-  createAnthropicAdapter,
-  createCohereAdapter,
-  createGeminiAdapter,
-  createOpenAIChatAdapter,
-  createOpenAIRealtimeAdapter,
-  createOpenAIResponsesAdapter,
-  type AdapterOptions,
-  type ToolStreamAdapter,
-} from 'toolgate/adapters';
+import { adaptStream, createAnthropicAdapter, PROVIDER_ADAPTERS } from 'toolgate/adapters';
 import type { ToolStreamEvent } from 'toolgate/core';
+import { PROVIDERS } from './providers';
 
-/** For each adapter: its provider name, and a chunk that starts a call named `lookup`. */
-const ADAPTERS: [string, (o?: AdapterOptions) => ToolStreamAdapter, string, unknown][] = [
-  [
-    'OpenAI Chat',
-    createOpenAIChatAdapter,
-    'OpenAI Chat',
-    { id: 'r1', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c1', function: { name: 'lookup', arguments: '{"q":' } }] } }] },
-  ],
-  [
-    'OpenAI Responses',
-    createOpenAIResponsesAdapter,
-    'OpenAI Responses',
-    { type: 'response.output_item.added', item: { id: 'fc1', type: 'function_call', call_id: 'c1', name: 'lookup', arguments: '' } },
-  ],
-  [
-    'OpenAI Realtime',
-    createOpenAIRealtimeAdapter,
-    'OpenAI Realtime',
-    { type: 'response.output_item.added', response_id: 'r1', item: { id: 'i1', type: 'function_call', call_id: 'c1', name: 'lookup' } },
-  ],
-  [
-    'Anthropic',
-    createAnthropicAdapter,
-    'Anthropic',
-    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'c1', name: 'lookup', input: {} } },
-  ],
-  [
-    'Gemini',
-    createGeminiAdapter,
-    'Gemini',
-    { candidates: [{ content: { parts: [{ functionCall: { name: 'lookup', willContinue: true } }] } }], responseId: 'r1' },
-  ],
-  [
-    'Cohere',
-    createCohereAdapter,
-    'Cohere',
-    { type: 'tool-call-start', index: 0, delta: { message: { tool_calls: { id: 'c1', function: { name: 'lookup', arguments: '' } } } } },
-  ],
-  ['AI SDK', createAISDKAdapter, 'AI SDK', { type: 'tool-input-start', toolCallId: 'c1', toolName: 'lookup' }],
-];
+it('covers every provider adapter of the public list', () => {
+  expect(PROVIDERS.map((p) => p.id)).toEqual(Object.keys(PROVIDER_ADAPTERS));
+});
 
-describe.each(ADAPTERS)('the %s adapter', (_label, create, provider, startChunk) => {
+describe.each(PROVIDERS)('the $label adapter', ({ create, label: provider, startChunk }) => {
   const setup = () => {
     const errors: { reason: string; chunk: unknown }[] = [];
     const adapter = create({ onError: (reason, chunk) => errors.push({ reason, chunk }) });
@@ -83,6 +36,16 @@ describe.each(ADAPTERS)('the %s adapter', (_label, create, provider, startChunk)
     // The open call is still there, and end() closes it.
     const closing = adapter.end();
     expect(closing.at(-1)).toMatchObject({ callId: started[0]!.callId });
+  });
+
+  it('reports each problem with its code: not-an-object, not-json, after-end', () => {
+    const codes: string[] = [];
+    const adapter = create({ onError: (_reason, _chunk, code) => codes.push(code) });
+    adapter.push(null);
+    adapter.push('data: {not json');
+    adapter.end();
+    adapter.push(startChunk);
+    expect(codes).toEqual(['not-an-object', 'not-json', 'after-end']);
   });
 
   it('reads SSE text: a data line, the JSON alone, and skips [DONE], blank lines and the other SSE fields', () => {

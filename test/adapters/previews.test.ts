@@ -12,27 +12,13 @@ import {
   type ToolStreamEvent,
 } from 'toolgate/core';
 import { stepToolEvent } from '../../src/core/reducer';
-import {
-  createAISDKAdapter,
-  createAnthropicAdapter,
-  createCohereAdapter,
-  createGeminiAdapter,
-  createOpenAIChatAdapter,
-  createOpenAIRealtimeAdapter,
-  createOpenAIResponsesAdapter,
-} from 'toolgate/adapters';
+import { PROVIDER_ADAPTERS } from 'toolgate/adapters';
 import { isConsistentPreview } from '../core/preview-consistency';
+import { providerOfRecording } from './providers';
 import { readRecording, recordingFiles, replay, type AdapterFactory } from './replay';
 
-function adapterFor(file: string): AdapterFactory {
-  if (file.startsWith('anthropic')) return createAnthropicAdapter;
-  if (file.startsWith('gemini')) return createGeminiAdapter;
-  if (file.startsWith('cohere')) return createCohereAdapter;
-  if (file.startsWith('aisdk')) return createAISDKAdapter;
-  if (file.includes('realtime')) return createOpenAIRealtimeAdapter;
-  if (file.includes('responses')) return createOpenAIResponsesAdapter;
-  return createOpenAIChatAdapter;
-}
+/** The adapter of the provider list that reads a recording. */
+const adapterFor = (file: string): AdapterFactory => PROVIDER_ADAPTERS[providerOfRecording(file)].create;
 
 describe.each(recordingFiles())('previews of %s', (file) => {
   const result = replay(adapterFor(file), readRecording(file));

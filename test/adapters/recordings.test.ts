@@ -5,25 +5,9 @@
  * fragments that end inside an escape) and from the provider's own final values.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  createAISDKAdapter,
-  createAnthropicAdapter,
-  createCohereAdapter,
-  createGeminiAdapter,
-  createOpenAIChatAdapter,
-  createOpenAIRealtimeAdapter,
-  createOpenAIResponsesAdapter,
-} from 'toolgate/adapters';
-import {
-  aiSdkFinals,
-  anthropicFinals,
-  cohereFinals,
-  geminiFinals,
-  openAIChatFinals,
-  openAIResponsesFinals,
-  type ProviderCall,
-} from './provider-finals';
-import { codePoints, endsInsideEscape, readRecording, recordingFiles, replay, type AdapterFactory } from './replay';
+import { createAnthropicAdapter, createGeminiAdapter, PROVIDER_ADAPTERS } from 'toolgate/adapters';
+import { PROVIDER_CASES, providerOfRecording } from './providers';
+import { codePoints, endsInsideEscape, readRecording, recordingFiles, replay } from './replay';
 
 interface ExpectedCall {
   name: string;
@@ -32,9 +16,8 @@ interface ExpectedCall {
   outcome?: 'complete' | 'failed';
 }
 
+/** What INDEX.md says of a recording; the adapter that reads it comes from the provider list (by file name). */
 interface Recording {
-  adapter: AdapterFactory;
-  finals: (chunks: readonly unknown[]) => ProviderCall[];
   calls: ExpectedCall[];
   /** Distinct turns the calls belong to (several responses in one file). */
   turns?: number;
@@ -47,77 +30,49 @@ const rollDie = { name: 'rollDie' };
 
 const RECORDINGS: Record<string, Recording> = {
   'openai-chat-gpt4o-parallel-weather-stock.jsonl': {
-    adapter: createOpenAIChatAdapter,
-    finals: openAIChatFinals,
     calls: [{ name: 'GetWeatherArgs', chars: 52 }, { name: 'get_stock_price', chars: 40 }],
   },
   'openai-chat-gpt5-multiedit-escapes.jsonl': {
-    adapter: createOpenAIChatAdapter,
-    finals: openAIChatFinals,
     calls: [{ name: 'multiedit', chars: 303 }],
     escapeSplits: 8,
   },
   'openai-chat-gpt5-parallel-add-multiply.jsonl': {
-    adapter: createOpenAIChatAdapter,
-    finals: openAIChatFinals,
     calls: [{ name: 'add', chars: 16 }, { name: 'multiply', chars: 16 }],
   },
   'deepseek-chat-v4-multiedit.jsonl': {
-    adapter: createOpenAIChatAdapter,
-    finals: openAIChatFinals,
     calls: [{ name: 'multiedit', chars: 207 }],
     escapeSplits: 6,
   },
   'zai-chat-glm46-parallel-whole-args.jsonl': {
-    adapter: createOpenAIChatAdapter,
-    finals: openAIChatFinals,
     calls: [{ name: 'glob', chars: 21 }, { name: 'ls', chars: 72 }],
   },
   'openrouter-chat-kimi-k25-parallel-tiny-frags.jsonl': {
-    adapter: createOpenAIChatAdapter,
-    finals: openAIChatFinals,
     calls: [{ name: 'add', chars: 16 }, { name: 'multiply', chars: 16 }],
   },
   'groq-chat-kimi-k2-parallel-whole-args.jsonl': {
-    adapter: createOpenAIChatAdapter,
-    finals: openAIChatFinals,
     calls: [{ name: 'add', chars: 13 }, { name: 'multiply', chars: 13 }],
   },
   'mistral-chat-small-whole-args.jsonl': {
-    adapter: createOpenAIChatAdapter,
-    finals: openAIChatFinals,
     calls: [{ name: 'weather', chars: 29 }],
   },
   'openai-responses-codex-4-steps-3-calls.jsonl': {
-    adapter: createOpenAIResponsesAdapter,
-    finals: openAIResponsesFinals,
     calls: [{ name: 'calculator', chars: 25 }, { name: 'calculator', chars: 30 }, { name: 'calculator', chars: 31 }],
     turns: 3,
   },
   'openai-responses-gpt5-parallel-whole-args.jsonl': {
-    adapter: createOpenAIResponsesAdapter,
-    finals: openAIResponsesFinals,
     calls: [{ name: 'add', chars: 13 }, { name: 'multiply', chars: 13 }],
   },
   'openai-responses-mcp-call-args.jsonl': {
-    adapter: createOpenAIResponsesAdapter,
-    finals: openAIResponsesFinals,
     calls: [{ name: 'web_search_exa', chars: 96 }, { name: 'web_search_exa', chars: 128 }],
     location: 'server',
   },
   'openai-realtime-gpt-realtime-weather.jsonl': {
-    adapter: createOpenAIRealtimeAdapter,
-    finals: openAIResponsesFinals,
     calls: [{ name: 'get_weather', chars: 27 }],
   },
   'xai-realtime-grok-weather.jsonl': {
-    adapter: createOpenAIRealtimeAdapter,
-    finals: openAIResponsesFinals,
     calls: [{ name: 'get_weather', chars: 17 }],
   },
   'anthropic-code-execution-6kb-file-text.jsonl': {
-    adapter: createAnthropicAdapter,
-    finals: anthropicFinals,
     calls: [
       { name: 'text_editor_code_execution', chars: 6121 },
       { name: 'bash_code_execution', chars: 56 },
@@ -127,8 +82,6 @@ const RECORDINGS: Record<string, Recording> = {
     location: 'server',
   },
   'anthropic-code-execution-file-upload-1.8kb.jsonl': {
-    adapter: createAnthropicAdapter,
-    finals: anthropicFinals,
     calls: [
       { name: 'text_editor_code_execution', chars: 52 },
       { name: 'text_editor_code_execution', chars: 1822 },
@@ -138,8 +91,6 @@ const RECORDINGS: Record<string, Recording> = {
     location: 'server',
   },
   'anthropic-programmatic-tool-calling-emoji.jsonl': {
-    adapter: createAnthropicAdapter,
-    finals: anthropicFinals,
     // The rollDie inputs arrive whole (content_block_start, then message_start.content).
     calls: [{ name: 'code_execution', chars: 2011 }, ...Array.from({ length: 14 }, () => rollDie)],
     // 15 messages: the first holds code_execution and a rollDie, 13 hold one rollDie each,
@@ -147,49 +98,31 @@ const RECORDINGS: Record<string, Recording> = {
     turns: 14,
   },
   'anthropic-truncated-max-tokens-invalid.jsonl': {
-    adapter: createAnthropicAdapter,
-    finals: anthropicFinals,
     calls: [{ name: 'make_file', chars: 149, outcome: 'failed' }],
   },
   'anthropic-tool-no-args-empty.jsonl': {
-    adapter: createAnthropicAdapter,
-    finals: anthropicFinals,
     calls: [{ name: 'updateIssueList', chars: 0 }],
   },
   'anthropic-sonnet-parallel-glob-ls.jsonl': {
-    adapter: createAnthropicAdapter,
-    finals: anthropicFinals,
     calls: [{ name: 'glob', chars: 22 }, { name: 'ls', chars: 79 }],
   },
   'anthropic-quoted-tool-input.jsonl': {
-    adapter: createAnthropicAdapter,
-    finals: anthropicFinals,
     calls: [{ name: 'website_update', chars: 273 }],
   },
   'gemini-vertex-partialargs-nested-1kb.jsonl': {
-    adapter: createGeminiAdapter,
-    finals: geminiFinals,
     // INDEX counts the compact JSON of the rebuilt object: the text the adapter writes.
     calls: [{ name: 'cookRecipe', chars: 1062 }],
   },
   'gemini-partialargs-array-missing-terminal.jsonl': {
-    adapter: createGeminiAdapter,
-    finals: geminiFinals,
     calls: [{ name: 'writeItems', chars: 184 }],
   },
   'gemini-25-flash-parallel-whole-args.jsonl': {
-    adapter: createGeminiAdapter,
-    finals: geminiFinals,
     calls: [{ name: 'add' }, { name: 'multiply' }],
   },
   'cohere-v2-parallel-tool-call-delta.jsonl': {
-    adapter: createCohereAdapter,
-    finals: cohereFinals,
     calls: [{ name: 'weather', chars: 29 }, { name: 'cityAttractions', chars: 25 }],
   },
   'aisdk-ui-langgraph-gpt5-parallel.jsonl': {
-    adapter: createAISDKAdapter,
-    finals: aiSdkFinals,
     calls: [{ name: 'get_weather', chars: 34 }, { name: 'get_datetime', chars: 41 }],
   },
 };
@@ -201,7 +134,8 @@ describe('replaying the real recordings', () => {
 
   describe.each(Object.entries(RECORDINGS))('%s', (file, rec) => {
     const chunks = readRecording(file);
-    const result = replay(rec.adapter, chunks);
+    const provider = providerOfRecording(file);
+    const result = replay(PROVIDER_ADAPTERS[provider].create, chunks);
 
     it('reads every chunk without an error and sends no event for an unknown call', () => {
       expect(result.errors).toEqual([]);
@@ -235,7 +169,7 @@ describe('replaying the real recordings', () => {
     });
 
     it("completes with the provider's own final arguments", () => {
-      const finals = rec.finals(chunks);
+      const finals = PROVIDER_CASES[provider].finals(chunks);
       expect(finals.map((f) => f.name)).toEqual(rec.calls.map((c) => c.name));
       result.calls.forEach((call, i) => {
         const expected = rec.calls[i]!.outcome ?? 'complete';
