@@ -15,6 +15,7 @@
 
 import { snapshotJson, type JsonValue } from './json-value';
 import { checkJsonSchema } from './json-schema-check';
+import { jsonSchemaFromValidator } from './json-schema-from-validator';
 import { isStandardSchema, validateStandard, type StandardSchemaV1 } from './standard-schema';
 import { isToolError } from './tool-error';
 import type { AppToolCallMessage, ToolDeclaration, ToolResult, ToolResultCode } from './wire';
@@ -68,9 +69,20 @@ export interface AppTool<Args = Record<string, unknown>> {
   /** Unique among the host's tools. */
   name: string;
   description?: string;
-  /** Plain JSON Schema of the arguments, as the model sees it. Its `type`, `required`, `properties`, `items` and `enum` are checked. */
+  /**
+   * What the model is told the arguments are: a plain JSON Schema, sent in `hello` and
+   * `tools.update`. Each call's arguments are checked against its `type`, `required`,
+   * `properties`, `items` and `enum` (a call that fails answers `INVALID` without running).
+   * Leave it out when `validate` can say it: zod 4.2+ and ArkType schemas, and valibot schemas
+   * wrapped by `toStandardJsonSchema` of `@valibot/to-json-schema`, give their JSON Schema
+   * (the Standard JSON Schema interface), and that is declared instead.
+   */
   parameters?: Record<string, unknown>;
-  /** A Standard Schema validator (zod, valibot, ArkType). `run` receives its output value. */
+  /**
+   * Checks each call's arguments with a Standard Schema validator (zod, valibot, ArkType) before
+   * `run`: arguments it refuses answer `INVALID` with its messages, and `run` receives its output
+   * value (defaults filled in, strings coerced, …). Typed: `run`'s arguments are its output type.
+   */
   validate?: StandardSchemaV1<unknown, Args>;
   /** This tool's time limit in ms (time spent waiting for approval does not count); `Infinity` for none. */
   timeoutMs?: number;
@@ -570,6 +582,11 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
         );
       }
       declaration.parameters = parameters.value as Record<string, unknown>;
+    } else if (tool.validate !== undefined) {
+      // Without parameters, the model still learns the arguments where the validator's library can say them.
+      const derived = jsonSchemaFromValidator(tool.validate);
+      if (derived?.ok) declaration.parameters = derived.schema;
+      else if (derived) reportError(new TypeError(`app tool "${name}" is declared without parameters: ${derived.reason}. Give it parameters (a JSON Schema).`));
     }
     Object.freeze(declaration);
     declarationKeys.set(declaration, JSON.stringify(declaration));
