@@ -13,12 +13,14 @@
  * No React here (DESIGN "Layers"): the hook in `src/hooks` reads this through `subscribe`/`getState`.
  */
 
+import { abortReason, describeFailure, failure, readString, snapshotJsonSafely } from './app-tools/answers';
+import { describeThrown } from './external-store';
 import { snapshotJson, type JsonValue } from './json-value';
 import { checkJsonSchema } from './json-schema-check';
 import { jsonSchemaFromValidator } from './json-schema-from-validator';
 import { isStandardSchema, validateStandard, type StandardSchemaV1 } from './standard-schema';
 import { isToolError } from './tool-error';
-import type { AppToolCallMessage, ToolDeclaration, ToolResult, ToolResultCode } from './wire';
+import type { AppToolCallMessage, ToolDeclaration, ToolResult } from './wire';
 
 /* -------------------------------------------------------------------- types */
 
@@ -79,18 +81,26 @@ export interface AppTool<Args = Record<string, unknown>> {
    */
   parameters?: Record<string, unknown>;
   /**
-   * Checks each call's arguments with a Standard Schema validator (zod, valibot, ArkType) before
-   * `run`: arguments it refuses answer `INVALID` with its messages, and `run` receives its output
-   * value (defaults filled in, strings coerced, …). Typed: `run`'s arguments are its output type.
+   * Checks each call's arguments with a Standard Schema validator (zod, valibot, ArkType; sync or
+   * async) before `run`: arguments it refuses answer `INVALID` with its messages. It gets its own
+   * copy of the arguments; its output (defaults filled in, strings coerced, values transformed) is
+   * what the person reviews and exactly what `run` receives, as a deep-frozen JSON snapshot. An
+   * output that is not JSON (a `Date`, a function, `undefined`) answers `FAILED`: what runs must be
+   * what can be shown. Typed: `run`'s arguments are its output type.
    */
   validate?: StandardSchemaV1<unknown, Args>;
   /** This tool's time limit in ms (time spent waiting for approval does not count); `Infinity` for none. */
   timeoutMs?: number;
   /** Time spent in `ctx.waitForPerson` does not count against `timeoutMs` (a person answers at their pace). Default false. */
   waitsForPerson?: boolean;
-  /** Ask the user before running: always (`true`) or when the function says so for these arguments. */
+  /** Ask the user before running: always (`true`) or when the function says so for these (validated) arguments. */
   confirm?: boolean | ((args: Args) => boolean);
-  /** Run the tool. Its return value (JSON; `undefined` becomes `null`) is the call's output. */
+  /**
+   * Run the tool. `args` is a deep-frozen JSON snapshot: the validator's output when there is a
+   * `validate`, else a copy of the arguments taken when the call arrived (the caller's object is
+   * never read again); with `confirm`, the very object the person approved. Its return value
+   * (JSON; `undefined` becomes `null`) is the call's output.
+   */
   run(args: Args, ctx: AppToolContext): unknown;
 }
 
@@ -132,7 +142,11 @@ export interface AppCallState {
   readonly turnId: string;
   readonly epoch: number;
   readonly name: string;
-  /** A frozen JSON snapshot of the arguments as they arrived. */
+  /**
+   * What the call runs with, as a frozen JSON snapshot: the arguments as they arrived while the
+   * call waits and is checked, then the validator's output (the object the person reviews and
+   * `run` receives). Without a `validate`, the arrival snapshot throughout.
+   */
   readonly arguments: JsonValue;
   readonly status: AppCallStatus;
   /** The latest value the run passed to `ctx.emit`, or `undefined`. */
@@ -189,7 +203,10 @@ export interface AppToolApprovalRequest {
   readonly turnId: string;
   readonly epoch: number;
   readonly toolName: string;
-  /** A frozen JSON snapshot of the arguments as the model sent them. */
+  /**
+   * What will run if approved: the validator's output (else the arguments as they arrived), a
+   * deep-frozen JSON snapshot. Approved, `run` receives this very object.
+   */
   readonly arguments: JsonValue;
   /** Aborts when the request is withdrawn (interrupt, close, server cancel): take the dialog down. */
   readonly signal: AbortSignal;
@@ -337,8 +354,10 @@ interface CallRecord {
   readonly turnId: string;
   readonly epoch: number;
   readonly name: string;
-  readonly args: Record<string, unknown>;
-  readonly snapshot: JsonValue;
+  /** The frozen copy taken when the call arrived; the caller's object is never read again. */
+  readonly received: JsonValue;
+  /** What runs and is shown: `received`, then the validator's frozen output. */
+  args: JsonValue;
   readonly controller: AbortController;
   readonly resolve: (result: ToolResult) => void;
   status: AppCallStatus;
@@ -355,24 +374,13 @@ interface CallRecord {
   personWaits: number;
 }
 
-function failure(code: ToolResultCode, message: string): ToolResult & { ok: false } {
-  return Object.freeze({ ok: false as const, code, message });
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  try {
-    return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
-  } catch {
-    return String(error);
-  }
-}
-
-function abortReason(message: string, name: 'AbortError' | 'TimeoutError'): unknown {
-  if (typeof DOMException === 'function') return new DOMException(message, name);
-  const error = new Error(message);
-  error.name = name;
-  return error;
+/**
+ * A mutable deep copy of a frozen snapshot, for a validator: some change their input in place
+ * (ArkType's morphs throw on a frozen one), and none may touch the snapshot. `__proto__` keys
+ * stay own keys (JSON.parse defines them as data).
+ */
+function thaw(value: JsonValue): unknown {
+  return typeof value === 'object' && value !== null ? JSON.parse(JSON.stringify(value)) : value;
 }
 
 function checkTimeout(value: unknown, what: string): void {
@@ -491,7 +499,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
       turnId: record.turnId,
       epoch: record.epoch,
       name: record.name,
-      arguments: record.snapshot,
+      arguments: record.args,
       status: record.status,
       progress: record.progress,
     });
@@ -660,11 +668,23 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     return promise;
   }
 
+  /** The fields of a call request, each read once (a getter may answer differently on a second read). */
+  function readRequest(request: AppToolCallRequest): { callId: unknown; turnId: unknown; epoch: unknown; name: unknown; args: unknown } {
+    const { callId, turnId, epoch, name, arguments: args } = request;
+    return { callId, turnId, epoch, name, args };
+  }
+
   function call(request: AppToolCallRequest): Promise<ToolResult> {
     if (typeof request !== 'object' || request === null) {
       return Promise.resolve(failure('INVALID', 'the call must be an object'));
     }
-    const { callId, turnId, epoch, name } = request;
+    let fields: ReturnType<typeof readRequest>;
+    try {
+      fields = readRequest(request);
+    } catch (error) {
+      return Promise.resolve(failure('INVALID', `the call could not be read: ${describeThrown(error)}`));
+    }
+    const { callId, turnId, epoch, name } = fields;
     if (typeof callId !== 'string' || callId === '') {
       return Promise.resolve(failure('INVALID', 'the call has no callId (a non-empty string)'));
     }
@@ -701,13 +721,13 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     if (typeof name !== 'string' || name === '') {
       return answerAtOnce(callId, failure('INVALID', 'the call has no tool name (a non-empty string)'));
     }
-    const args: unknown = request.arguments;
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      const got = args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args;
-      return answerAtOnce(callId, failure('INVALID', `arguments must be a JSON object, got ${got}`));
-    }
-    const argsSnapshot = snapshotJson(args);
-    if (!argsSnapshot.ok) return answerAtOnce(callId, failure('INVALID', argsSnapshot.reason));
+    const { args } = fields;
+    const got = kindOfArguments(args);
+    if (got !== 'an object') return answerAtOnce(callId, failure('INVALID', `arguments must be a JSON object, got ${got}`));
+    // The one read of the caller's object: from here on the call holds its own frozen copy, so
+    // what the caller changes later reaches neither the state, nor the person, nor `run`.
+    const received = snapshotJsonSafely(args, 'arguments');
+    if (!received.ok) return answerAtOnce(callId, failure('INVALID', received.reason));
 
     if (epoch > highestEpoch) highestEpoch = epoch;
     const turnEpoch = Math.max(turnEpochs.get(turnId) ?? epoch, epoch);
@@ -728,8 +748,8 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
       turnId,
       epoch,
       name,
-      args: args as Record<string, unknown>,
-      snapshot: argsSnapshot.value,
+      received: received.value,
+      args: received.value,
       controller: new AbortController(),
       resolve,
       status: 'queued',
@@ -761,7 +781,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     if (next.done) return;
     active = next.value;
     setStatus(next.value, 'validating');
-    void execute(next.value);
+    execute(next.value);
   }
 
   function setStatus(record: CallRecord, status: AppCallStatus): void {
@@ -769,7 +789,18 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     touchCall(record);
   }
 
-  async function execute(record: CallRecord): Promise<void> {
+  /**
+   * Run one call to its one result. Each step settles what it can name itself; anything that
+   * still escapes (a value no step foresaw) is answered here, at once, as FAILED: a call never
+   * waits for its time limit because reading a thrown value threw, and nothing is left unhandled.
+   */
+  function execute(record: CallRecord): void {
+    runCall(record).catch((error: unknown) => {
+      settle(record, failure('FAILED', `"${record.name}" could not be run to a result: ${describeThrown(error)}`));
+    });
+  }
+
+  async function runCall(record: CallRecord): Promise<void> {
     // Start outside `call()` and outside another call's settle: user code never runs re-entrantly.
     await undefined;
     if (record.result) return;
@@ -786,75 +817,121 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     const tool = registration.tool;
     startClock(record, tool.timeoutMs ?? hostTimeout);
 
+    const args = await checkArguments(record, tool);
+    if (args === undefined || record.result) return;
+    // From here `args` is the one object the state shows, the person reviews and `run` receives.
+    record.args = args;
+    touchCall(record);
+    if (!(await approve(record, tool, args))) return;
+
+    setStatus(record, 'running');
+    let output: unknown;
+    try {
+      output = await tool.run(args, contextOf(record, tool));
+    } catch (error) {
+      if (record.result) return; // seed: a result after abort is dropped
+      settle(record, thrownResult(tool.name, error));
+      return;
+    }
+    if (record.result) return; // seed: a result after abort is dropped
+    // seed: a tool that returns nothing answers with output: null.
+    const json = snapshotJsonSafely(output === undefined ? null : output, 'output');
+    if (!json.ok) {
+      settle(record, failure('FAILED', `the output of "${tool.name}" cannot be sent as JSON: ${json.reason}`));
+      return;
+    }
+    settle(record, Object.freeze({ ok: true as const, output: json.value }));
+  }
+
+  /**
+   * DESIGN "App tools": arguments that break the JSON Schema or the validator answer INVALID and
+   * never run. Returns what runs (the validator's frozen output, else the arrival snapshot), or
+   * `undefined` once the call is settled.
+   */
+  async function checkArguments(record: CallRecord, tool: AppTool<unknown>): Promise<JsonValue | undefined> {
+    // The JSON Schema is what the model was told, so it judges the arguments the model sent.
     if (tool.parameters !== undefined) {
-      const checked = checkJsonSchema(tool.parameters, record.args);
+      const checked = checkJsonSchema(tool.parameters, record.received);
       if (!checked.ok) {
         settle(record, failure('INVALID', checked.message));
-        return;
+        return undefined;
       }
     }
-
-    let args: unknown = record.args;
-    if (tool.validate) {
-      let validated;
-      try {
-        validated = await validateStandard(tool.validate, record.args);
-      } catch (error) {
-        if (!record.result) settle(record, failure('FAILED', `the validator of "${tool.name}" threw: ${describeError(error)}`));
-        return;
-      }
-      if (record.result) return;
-      if (!validated.ok) {
-        settle(record, failure('INVALID', validated.message));
-        return;
-      }
-      args = validated.value;
+    if (!tool.validate) return record.received;
+    const input = thaw(record.received);
+    let validated;
+    try {
+      validated = await validateStandard(tool.validate, input);
+    } catch (error) {
+      settle(record, failure('FAILED', `the validator of "${tool.name}" threw: ${describeFailure(error)}`));
+      return undefined;
     }
+    if (record.result) return undefined;
+    if (!validated.ok) {
+      settle(record, failure('INVALID', validated.message));
+      return undefined;
+    }
+    // What the person reviews and `run` receives must be the same plain value: a validator whose
+    // output JSON cannot carry (a Date, a Map, a function) is a bug in the tool, not bad input.
+    const output = snapshotJsonSafely(validated.value, 'arguments');
+    if (!output.ok) {
+      settle(
+        record,
+        failure('FAILED', `the validator of "${tool.name}" gave a value that is not JSON (${output.reason}); what runs must be what can be shown`),
+      );
+      return undefined;
+    }
+    return output.value;
+  }
 
+  /** Ask the person when the tool says so. True when the call may run; otherwise it is settled. */
+  async function approve(record: CallRecord, tool: AppTool<unknown>, args: JsonValue): Promise<boolean> {
     let needsApproval: boolean;
     try {
       needsApproval = typeof tool.confirm === 'function' ? tool.confirm(args) === true : tool.confirm === true;
     } catch (error) {
-      settle(record, failure('FAILED', `confirm of "${tool.name}" threw: ${describeError(error)}`));
-      return;
+      settle(record, failure('FAILED', `confirm of "${tool.name}" threw: ${describeFailure(error)}`));
+      return false;
     }
-    if (needsApproval) {
-      // DESIGN "App tools": time spent waiting for approval does not count against the limit.
-      pauseClock(record);
-      setStatus(record, 'awaiting-approval');
-      const handler = approvalHandler;
-      if (!handler) {
-        settle(record, failure('REJECTED', `"${tool.name}" needs the user's approval and nothing in this page can ask for it`));
-        return;
-      }
-      let approval: AppToolApproval;
-      try {
-        approval = await handler(
+    if (!needsApproval) return true;
+    // DESIGN "App tools": time spent waiting for approval does not count against the limit.
+    pauseClock(record);
+    setStatus(record, 'awaiting-approval');
+    const handler = approvalHandler;
+    if (!handler) {
+      settle(record, failure('REJECTED', `"${tool.name}" needs the user's approval and nothing in this page can ask for it`));
+      return false;
+    }
+    let answer: { approved: boolean; reason: string };
+    try {
+      answer = readApproval(
+        await handler(
           Object.freeze({
             callId: record.callId,
             turnId: record.turnId,
             epoch: record.epoch,
             toolName: record.name,
-            arguments: record.snapshot,
+            arguments: args,
             signal: record.controller.signal,
           }),
-        );
-      } catch (error) {
-        if (!record.result) settle(record, failure('FAILED', `asking for approval failed: ${describeError(error)}`));
-        return;
-      }
-      // Withdrawn while waiting (interrupt, close): the call already has INTERRUPTED.
-      if (record.result) return;
-      if (typeof approval !== 'object' || approval === null || approval.approved !== true) {
-        const reason = typeof approval === 'object' && approval !== null && typeof approval.reason === 'string' ? approval.reason : '';
-        settle(record, failure('REJECTED', reason === '' ? 'declined by the user' : `declined by the user: ${reason}`));
-        return;
-      }
-      resumeClock(record);
+        ),
+      );
+    } catch (error) {
+      settle(record, failure('FAILED', `asking for approval failed: ${describeFailure(error)}`));
+      return false;
     }
+    // Withdrawn while waiting (interrupt, close): the call already has INTERRUPTED.
+    if (record.result) return false;
+    if (!answer.approved) {
+      settle(record, failure('REJECTED', answer.reason === '' ? 'declined by the user' : `declined by the user: ${answer.reason}`));
+      return false;
+    }
+    resumeClock(record);
+    return true;
+  }
 
-    setStatus(record, 'running');
-    const ctx: AppToolContext = Object.freeze({
+  function contextOf(record: CallRecord, tool: AppTool<unknown>): AppToolContext {
+    return Object.freeze({
       signal: record.controller.signal,
       callId: record.callId,
       turnId: record.turnId,
@@ -874,24 +951,6 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
         }
       },
     });
-
-    let output: unknown;
-    try {
-      output = await tool.run(args, ctx);
-    } catch (error) {
-      if (record.result) return; // seed: a result after abort is dropped
-      if (isToolError(error)) settle(record, failure(error.code, error.message));
-      else settle(record, failure('FAILED', `"${tool.name}" threw: ${describeError(error)}`));
-      return;
-    }
-    if (record.result) return; // seed: a result after abort is dropped
-    // seed: a tool that returns nothing answers with output: null.
-    const json = snapshotJson(output === undefined ? null : output);
-    if (!json.ok) {
-      settle(record, failure('FAILED', `the output of "${tool.name}" cannot be sent as JSON: ${json.reason.replace(/^arguments/, 'output')}`));
-      return;
-    }
-    settle(record, Object.freeze({ ok: true as const, output: json.value }));
   }
 
   /* ---------------------------------------------------------------- clock */
@@ -1088,4 +1147,34 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
  */
 export function defineAppTool<Args = Record<string, unknown>>(tool: AppTool<Args>): AppTool<Args> {
   return tool;
+}
+
+/** What the arguments are, for the message that refuses them; never throws (a revoked Proxy is no array). */
+function kindOfArguments(args: unknown): string {
+  if (args === null) return 'null';
+  if (typeof args !== 'object') return typeof args;
+  try {
+    return Array.isArray(args) ? 'an array' : 'an object';
+  } catch {
+    return 'a revoked Proxy';
+  }
+}
+
+/**
+ * The person's answer, each field read once and never trusted: anything but `approved: true` is a
+ * no. Throws only when the answer cannot be read at all (a Proxy whose traps throw).
+ */
+function readApproval(answer: unknown): { approved: boolean; reason: string } {
+  if (typeof answer !== 'object' || answer === null) return { approved: false, reason: '' };
+  const { approved } = answer as { approved?: unknown };
+  return { approved: approved === true, reason: approved === true ? '' : (readString(() => (answer as { reason?: unknown }).reason) ?? '') };
+}
+
+/** A value `run` threw: its own code for a `ToolError`, else FAILED; described without ever throwing. */
+function thrownResult(toolName: string, error: unknown): ToolResult & { ok: false } {
+  if (isToolError(error)) {
+    const code = readString(() => error.code);
+    if (code === 'INVALID' || code === 'REJECTED') return failure(code, readString(() => error.message) ?? '');
+  }
+  return failure('FAILED', `"${toolName}" threw: ${describeFailure(error)}`);
 }

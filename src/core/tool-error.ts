@@ -57,8 +57,15 @@ export class ToolError extends Error {
  * try { await run(args) } catch (error) { if (isToolError(error)) console.log(error.code) }
  */
 export function isToolError(value: unknown): value is ToolError {
-  if (value instanceof ToolError) return true;
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as { [TOOL_ERROR_BRAND]?: unknown; code?: unknown };
-  return v[TOOL_ERROR_BRAND] === true && (v.code === 'INVALID' || v.code === 'REJECTED');
+  // Never throws: a thrown value may be a Proxy whose traps throw, and it is then no ToolError.
+  try {
+    if (value instanceof ToolError) return true;
+    if (typeof value !== 'object' || value === null) return false;
+    const v = value as { [TOOL_ERROR_BRAND]?: unknown; code?: unknown };
+    if (v[TOOL_ERROR_BRAND] !== true) return false;
+    const code = v.code;
+    return code === 'INVALID' || code === 'REJECTED';
+  } catch {
+    return false;
+  }
 }

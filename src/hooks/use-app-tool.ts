@@ -45,7 +45,10 @@ export interface AppToolView {
   readonly callId: string | null;
   /** The current call's turn. */
   readonly turnId: string | null;
-  /** The current call's arguments as the model sent them (a frozen JSON snapshot, not yet validated). */
+  /**
+   * What the current call runs with (a frozen JSON snapshot): the arguments as they arrived while
+   * it is checked, then the validator's output, the very object the person reviews and `run` receives.
+   */
   readonly arguments: JsonValue | undefined;
   /** The latest value the current run passed to `ctx.emit`. */
   readonly progress: unknown;

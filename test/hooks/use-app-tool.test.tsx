@@ -16,9 +16,11 @@ import {
   type AppToolState,
   type AppToolView,
   type ConfirmationController,
+  type ToolResult,
   type ToolSession,
 } from 'toolgate';
 import { createScriptedSession, type ScriptedSession } from 'toolgate/testing';
+import { hostile, hostileOutputs, watchUnhandledRejections } from '../fixtures/hostile-values';
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -671,4 +673,58 @@ describe('the host state the hook reads', () => {
     expect(statuses.every((s) => !s.includes('-1'))).toBe(true);
     expect(statuses.at(-1)).toBe('idle/0 idle/0');
   });
+});
+
+/* ------------------------------------------------- one answer for every call */
+
+describe('useAppTool answers every call at once, whatever its run throws or returns', () => {
+  const unhandled = watchUnhandledRejections();
+
+  /** The result if the call has one after a few rounds of React and the host, else 'no answer'. */
+  async function answerAtOnce(pending: Promise<ToolResult>): Promise<ToolResult | 'no answer'> {
+    let result: ToolResult | 'no answer' = 'no answer';
+    void pending.then((r) => {
+      result = r;
+    });
+    for (let i = 0; i < 3; i++) await flush();
+    return result;
+  }
+
+  async function runHostile(run: AppTool['run']) {
+    const session = createScriptedSession();
+    // No time limit: a call that missed its answer would wait forever.
+    const host = createAppToolHost({ timeoutMs: Infinity });
+    const into = seen();
+    render(
+      <App session={session} host={host}>
+        <Tool tool={{ name: 'hostile', run }} into={into} />
+        <Tool tool={echo} into={into} />
+      </App>,
+    );
+    await flush();
+    const first = session.callTool({ callId: 'x1', turnId: 't1', name: 'hostile', arguments: {} });
+    const next = session.callTool({ callId: 'x2', turnId: 't1', name: 'echo', arguments: { a: 1 } });
+    const result = await answerAtOnce(first);
+    expect(await answerAtOnce(next)).toEqual({ ok: true, output: { a: 1 } });
+    await waitFor(() => expect(into.views['hostile']).toMatchObject({ status: 'idle', lastResult: { callId: 'x1', result: { code: 'FAILED' } } }));
+    expect(sentOf(session, 'tool.result').filter((m) => m.type === 'tool.result' && m.callId === 'x1')).toHaveLength(1);
+    expect(unhandled).toEqual([]);
+    return result;
+  }
+
+  for (const [what, make] of Object.entries(hostile)) {
+    it(`answers FAILED at once when the run throws ${what}, leaves nothing unhandled, and the next call runs`, async () => {
+      const result = await runHostile(() => {
+        throw make();
+      });
+      expect(result).toMatchObject({ ok: false, code: 'FAILED', message: expect.stringMatching(/^"hostile" threw: /) });
+    });
+  }
+
+  for (const [what, make] of Object.entries(hostileOutputs)) {
+    it(`answers FAILED at once when the run resolves to ${what}, leaves nothing unhandled, and the next call runs`, async () => {
+      const result = await runHostile(async () => make());
+      expect(result).toMatchObject({ ok: false, code: 'FAILED' });
+    });
+  }
 });

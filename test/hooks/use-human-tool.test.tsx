@@ -14,6 +14,7 @@ import {
   type PersonInputProps,
 } from 'toolgate';
 import { callEvents, createManualClock, createScriptedSession, type ScriptedSession } from 'toolgate/testing';
+import { hostileOutputs, watchUnhandledRejections } from '../fixtures/hostile-values';
 
 type Question = { question: string; options: string[] };
 
@@ -164,5 +165,43 @@ describe('useHumanTool: an app tool answered by a person', () => {
     await user.click(within(input).getByRole('radio', { name: 'teal' }));
     await user.click(within(input).getByRole('button', { name: 'Send' }));
     expect(await result).toEqual({ ok: true, output: { choice: 'teal' } });
+  });
+});
+
+describe('useHumanTool answers every call at once, whatever the person gives', () => {
+  const unhandled = watchUnhandledRejections();
+
+  for (const [what, make] of Object.entries(hostileOutputs)) {
+    it(`answers FAILED at once when the answer is ${what}, takes the form down, and leaves nothing unhandled`, async () => {
+      // No time limit: a call that missed its answer would wait forever.
+      const { session, seen } = setup({ hostOptions: { timeoutMs: Infinity } });
+      const result = ask(session);
+      await form();
+      let answered: unknown = 'no answer';
+      void result.then((r) => {
+        answered = r;
+      });
+      act(() => seen.view?.request?.respond(make() as { choice: string }));
+      for (let i = 0; i < 3; i++) await act(async () => {});
+      expect(answered).toMatchObject({ ok: false, code: 'FAILED' });
+      expect(screen.queryByRole('group', { name: 'Your answer for choose' })).toBeNull();
+      expect(session.sent.filter((m) => m.type === 'tool.result')).toHaveLength(1);
+      // The next call is asked at once.
+      const again = ask(session, 'q2');
+      await form();
+      act(() => seen.view?.request?.respond({ choice: 'teal' }));
+      expect(await again).toEqual({ ok: true, output: { choice: 'teal' } });
+      expect(unhandled).toEqual([]);
+    });
+  }
+
+  it('answers REJECTED with the default reason when the person cancels with a reason no one can read', async () => {
+    const { session, seen } = setup({ hostOptions: { timeoutMs: Infinity } });
+    const result = ask(session);
+    await form();
+    const unreadable = new Proxy({}, { get: () => { throw new Error('trap'); } }) as unknown as string;
+    act(() => seen.view?.request?.cancel(unreadable));
+    expect(await result).toEqual({ ok: false, code: 'REJECTED', message: 'declined by the person' });
+    expect(unhandled).toEqual([]);
   });
 });
