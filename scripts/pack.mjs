@@ -59,8 +59,20 @@ mkdirSync(out, { recursive: true });
 const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', out]));
 if (!packed) fail('npm pack reported nothing');
 renameSync(join(out, packed.filename), join(out, 'toolgate.tgz'));
-const stray = packed.files.map((f) => f.path).filter((p) => !/^(dist\/|package\.json$|README\.md$|LICENSE)/.test(p));
-if (stray.length) fail(`the tarball holds files outside dist/: ${stray.join(', ')}`);
+const packedPaths = new Set(packed.files.map((f) => f.path));
+const stray = [...packedPaths].filter((p) => !/^(dist\/|docs\/[\w-]+\.md$|package\.json$|README\.md$|LICENSE$)/.test(p));
+if (stray.length) fail(`the tarball holds files outside dist/ and docs/: ${stray.join(', ')}`);
+if (!packedPaths.has('LICENSE')) fail('the tarball has no LICENSE');
+// Every relative link of the shipped Markdown points to a shipped file: a reader of the
+// installed package (or of its page on the registry) never meets a dead link.
+for (const page of [...packedPaths].filter((p) => p.endsWith('.md'))) {
+  const text = readFileSync(page, 'utf8').replace(/```[\s\S]*?```/g, '');
+  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:|^#/.test(target)) continue;
+    const path = join(dirname(page), target.split('#')[0]).replace(/\\/g, '/');
+    if (!packedPaths.has(path)) fail(`${page} links to ${target}, which the tarball does not hold`);
+  }
+}
 console.log(
   `${relative(root, join(out, 'toolgate.tgz'))}: ${packed.entryCount} files, ${(packed.size / 1000).toFixed(1)} kB packed, ` +
     `${(packed.unpackedSize / 1000).toFixed(1)} kB unpacked (${Date.now() - started} ms)`,

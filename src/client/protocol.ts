@@ -68,7 +68,8 @@ export interface StartTurnOptions {
 }
 
 /**
- * Every message this client sends: DESIGN's session messages, with `hello` naming the session
+ * Every message this client sends: the kit's session messages (`hello`, `tools.update`, `tool.result`,
+ * `turn.interrupt`, `tool.approval`), with `hello` naming the session
  * to resume, plus the reference server's own (turns, the room, close, faults).
  *
  * @example
@@ -122,7 +123,7 @@ export interface ReferenceWelcome {
 }
 
 /**
- * A room tool's descriptor as `describeTools` gives it (seed 002).
+ * A room tool's descriptor as `describeTools` gives it: its effect, risk and the authority it needs.
  *
  * @example
  * const { tools } = await session.room.describeTools();

@@ -107,7 +107,7 @@ export interface ReferenceSessionOptions {
  * const result = await session.room.invokeTool('send_invoice', args, id);
  */
 export interface ReferenceRoom extends ToolRoom {
-  /** Descriptors (seed 002), the room id and this session's grants. */
+  /** Each tool's descriptor (effect, risk, required authority), the room id and this session's grants. */
   describeTools(): Promise<{ roomId: string; tools: ReferenceRoomTool[]; authority: string[] }>;
   /** The room's effect record: an application's own check after an unknown outcome. */
   listEffects(filter?: { toolName?: string; confirmationId?: string }): Promise<ReferenceEffect[]>;

@@ -61,7 +61,7 @@ export interface ConfirmToolDialogProps {
   room?: ToolRoom;
   /** Effect, risk, required action, confirmation requirement. Missing: a write that needs confirmation. `requiresConfirmation: false` invokes directly, without the dialog. */
   descriptor?: Partial<ToolDescriptor> | null;
-  /** Every outcome, in order: `done`, `denied`, `refused`, `failed`, `uncertain` (DESIGN's union). It can fire more than once for one request: an `uncertain` outcome may be followed by the outcome of a check or a deliberate retry. In queue mode, every outcome the controller reaches. */
+  /** Every outcome, in order: `done`, `denied`, `refused`, `failed`, `uncertain` (see `ConfirmationOutcome`). It can fire more than once for one request: an `uncertain` outcome may be followed by the outcome of a check or a deliberate retry. In queue mode, every outcome the controller reaches. */
   onResult?: (outcome: ConfirmationOutcome) => void;
   /** The path without a room (app tools, the server's gate): called with the frozen snapshot on approval. */
   onApprove?: (args: JsonValue, context: ApprovalContext) => unknown;
@@ -95,7 +95,7 @@ export interface ConfirmToolDialogProps {
 }
 
 /**
- * The approval dialog of DESIGN "Confirmation", on `@radix-ui/react-dialog`: titled with the
+ * The approval dialog, on `@radix-ui/react-dialog`: titled with the
  * proposed action, the exact arguments as a readable tree (long strings and large arrays start
  * collapsed, never cut), effect, risk, the short fingerprint, Approve and Deny.
  *
@@ -113,9 +113,9 @@ export interface ConfirmToolDialogProps {
  * @example
  * // One proposed call, through a room:
  * <ConfirmToolDialog open={open} onOpenChange={setOpen} toolName="transfer" arguments={{ to: 'bob', amount: 5 }}
- *   room={room} descriptor={{ effect: 'write', risk: 'high', requiresConfirmation: true }} onResult={setOutcome} />
+ *   room={room} descriptor={{ effect: 'write', risk: 'high', requiresConfirmation: true }} onResult={setOutcome} />;
  * // The provider's queue (the server's gate, app tools), one at a time:
- * <ToolgateProvider session={session} room={room}><ConfirmToolDialog /></ToolgateProvider>
+ * <ToolgateProvider session={session} room={room}><ConfirmToolDialog /></ToolgateProvider>;
  */
 export function ConfirmToolDialog(props: ConfirmToolDialogProps) {
   if (props.open !== undefined) return <ControlledDialog {...props} open={props.open} />;

@@ -26,7 +26,7 @@ import type { AppToolCallMessage, ToolDeclaration, ToolResult } from './wire';
 
 /**
  * What a run receives besides its arguments. Check `signal` after every await and right before
- * committing (seed 000, "Cancellation and atomicity"); group effects by `turnId` and use `callId`
+ * committing: cancellation is cooperative, and an effect already committed cannot be undone; group effects by `turnId` and use `callId`
  * as an idempotency key.
  *
  * @example

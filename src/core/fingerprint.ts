@@ -91,7 +91,7 @@ export async function fingerprintCanonical(text: string, options: FingerprintOpt
 
 /**
  * The fingerprint of a JSON value: SHA-256 over its RFC 8785 canonical JSON. Rejects with a
- * `CanonicalJsonError` for a value that is not JSON, and with a {@link WebCryptoUnavailableError}
+ * `CanonicalJsonError` for a value that is not JSON, and with a `WebCryptoUnavailableError`
  * where Web Crypto is missing.
  *
  * @example

@@ -1,4 +1,4 @@
-/**
+/*
  * The room the kit confirms and invokes tools through, and what its errors mean.
  *
  * seed 002 ("Invoke through room authority"): "After the user approves, use
@@ -9,17 +9,17 @@
  */
 
 /**
- * A room as DESIGN pins it. `confirmTool` needs `tool:confirm:NAME` and returns an id bound to
+ * A room, where tools run under its authority once a person approved them. `confirmTool` needs `tool:confirm:NAME` and returns an id bound to
  * the room, the tool and the hash of the arguments, consumed by one `invokeTool`.
  *
  * Errors: reject with a {@link ToolRoomError} whose `definite` is `true` when the room
- * answered no (nothing happened); anything else counts as an unknown outcome (see
- * {@link classifyRoomError}).
+ * answered no (nothing happened); anything else (a {@link ToolRoomUnknownOutcomeError}, a lost
+ * connection, any other error) counts as an unknown outcome.
  *
  * @example
  * const room: ToolRoom = {
- *   confirmTool: (name, args) => rmc.room.confirmTool(name, args),
- *   invokeTool: (name, args, id) => rmc.room.invokeTool(name, args, id),
+ *   confirmTool: (name, args) => runtime.room.confirmTool(name, args),
+ *   invokeTool: (name, args, id) => runtime.room.invokeTool(name, args, id),
  * };
  */
 export interface ToolRoom {
@@ -62,7 +62,7 @@ export class ToolRoomError extends Error {
 
 /**
  * No answer came: the response was lost, the call timed out, the connection dropped. The
- * call may or may not have taken effect; a write must not be retried blindly (seed 002).
+ * call may or may not have taken effect; a write must not be retried blindly, or it may happen twice.
  *
  * @example
  * throw new ToolRoomUnknownOutcomeError('response lost after 30 s', { code: 'timeout' });

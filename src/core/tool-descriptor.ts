@@ -32,7 +32,7 @@ export type ToolEffect = 'read' | 'write';
 export interface ToolDescriptor {
   effect: ToolEffect;
   risk: ToolRisk;
-  /** The authority the room checks before invoking, e.g. `tool:invoke:transfer` (seed 002). */
+  /** The authority the room checks before invoking, e.g. `tool:invoke:transfer`. */
   requiredAction?: string;
   /** `false`: invoked directly, without a confirmation id and without review. */
   requiresConfirmation: boolean;

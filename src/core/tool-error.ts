@@ -1,4 +1,4 @@
-/**
+/*
  * The error an app tool's `run` throws to answer with a code other than `FAILED`.
  *
  * seed 000 ("Validation"): app tools validate inside `run`, so `run` needs a way to say

@@ -1,4 +1,4 @@
-/**
+/*
  * The wire: the events a session sends about tool calls, and the messages the kit
  * exchanges with a session. Types only; validation lives in `validate-event.ts`.
  *
@@ -210,7 +210,7 @@ export type ToolEvent = ToolStreamEvent | ToolPreviewEvent | SessionClosedEvent 
 /* ------------------------------------------------------------------ results */
 
 /**
- * The failure codes of seed 000 ("Results").
+ * The five failure codes of a call's result.
  *
  * @example
  * const isCode = (s: string): s is ToolResultCode => (TOOL_RESULT_CODES as readonly string[]).includes(s);
@@ -225,7 +225,7 @@ export const TOOL_RESULT_CODES = ['INTERRUPTED', 'REJECTED', 'INVALID', 'TIMEOUT
 export type ToolResultCode = (typeof TOOL_RESULT_CODES)[number];
 
 /**
- * seed 000: every call gets exactly one result.
+ * A call's one result: its output, or a failure code (and a message).
  *
  * @example
  * const result: ToolResult = await host.call(request);

@@ -11,9 +11,9 @@ import type { ToolEffect } from '../core/tool-descriptor';
  * <ConfirmToolDialog labels={labels} />
  */
 export interface ConfirmToolLabels {
-  /** The button that approves (DESIGN: "Approve" by default). */
+  /** The button that approves ("Approve" by default). */
   approve: string;
-  /** The button that denies (DESIGN: "Deny" by default). */
+  /** The button that denies ("Deny" by default). */
   deny: string;
   /** The dialog's title: the proposed action (the descriptor's title, or the tool's name). */
   title: (action: string, toolName: string) => string;

@@ -142,7 +142,7 @@ export function useConfirmationController(explicit?: ConfirmationController): Co
 /**
  * Interrupt a turn (every open call without one): its calls are cancelled in the store and its
  * app-tool runs aborted here and now, and the server is told (`turn.interrupt`), without waiting
- * for it (seed 000).
+ * for it.
  *
  * @example
  * const interrupt = useInterrupt();

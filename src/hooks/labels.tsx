@@ -16,7 +16,7 @@ export interface ToolgateLabels {
   /** BCP 47 locale for `Intl` (numbers, times, durations); the runtime's default when undefined. */
   locale: string | undefined;
   status: Record<ToolCallStatus, string>;
-  /** A settled call that failed, by result code (seed 000, "Results"). */
+  /** A settled call that failed, by result code. */
   codes: Record<ToolResultCode, string>;
   /** A failure code the kit does not know. */
   unknownCode: (code: string) => string;

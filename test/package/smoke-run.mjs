@@ -1,5 +1,6 @@
 // Runs inside a fresh project where the packed toolgate tarball is installed (see scripts/smoke.mjs).
-// 1. Importing an entry does no work: no timers, listeners, console output, fetches or new globals.
+// 1. Importing an entry does no work: no timers, listeners, console output, fetches or new globals
+//    (toolgate: none but those @radix-ui/react-dialog adds in Node, see below).
 // 2. Every entry imports, through the package's exports map, as an app would.
 // 3. ConfirmToolDialog, ToolCallList, ArgumentsPreview and ToolStatusBadge render with
 //    react-dom/server, without errors; the stylesheet resolves.
@@ -45,6 +46,25 @@ assert.equal(
   listenersBefore,
   'importing the entries added process listeners',
 );
+
+// Globals, each entry in a fresh Node process with nothing loaded before it. The entries without
+// React add none. `toolgate` adds exactly what @radix-ui/react-dialog adds on its own and nothing
+// more: in Node its dependencies (react-remove-scroll, aria-hidden) load tslib's CommonJS build,
+// which defines tslib's helpers (__extends, __assign, …) on globalThis; bundlers load tslib's ES
+// module build, which defines none. The README says so.
+const { spawnSync } = await import('node:child_process');
+const globalsOf = (specifier) => {
+  const code = `const b = new Set(Reflect.ownKeys(globalThis)); await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(Reflect.ownKeys(globalThis).filter((k) => !b.has(k)).map(String).sort()));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+  assert.equal(child.status, 0, `importing ${specifier} in a fresh process failed: ${child.stderr}`);
+  return JSON.parse(child.stdout);
+};
+for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client']) {
+  assert.deepEqual(globalsOf(name), [], `importing ${name} in a fresh process added globals`);
+}
+const radixGlobals = globalsOf('@radix-ui/react-dialog');
+assert.deepEqual(globalsOf('toolgate'), radixGlobals, 'importing toolgate added globals other than those @radix-ui/react-dialog adds on its own');
+assert.ok(radixGlobals.every((k) => k.startsWith('__')), `@radix-ui/react-dialog added globals other than tslib's helpers: ${radixGlobals.join(', ')}`);
 
 for (const [name, mod] of Object.entries(entries)) {
   assert.ok(Object.keys(mod).length > 0, `${name} exports nothing`);
