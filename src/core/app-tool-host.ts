@@ -383,6 +383,29 @@ function thaw(value: JsonValue): unknown {
   return typeof value === 'object' && value !== null ? JSON.parse(JSON.stringify(value)) : value;
 }
 
+/**
+ * The starting floor must be a safe integer like every epoch. The floor itself may then reach
+ * 2^53 (`Number.MAX_SAFE_INTEGER + 1`, exact) after an interrupt at the largest epoch: every
+ * epoch a call can carry is below it, and it is never added to, so nothing rounds.
+ */
+function checkEpoch(value: unknown): void {
+  if (value !== undefined && !isEpoch(value)) {
+    throw new TypeError(`epoch must be a safe integer (the starting floor), not ${describeEpoch(value)}`);
+  }
+}
+
+/** Epochs are safe integers (DESIGN "The session": the server stamps each call with its epoch). */
+function isEpoch(value: unknown): value is number {
+  return Number.isSafeInteger(value);
+}
+
+function describeEpoch(value: unknown): string {
+  if (value === undefined) return 'none';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return value === null ? 'null' : `a ${typeof value}`;
+}
+
 function checkTimeout(value: unknown, what: string): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
@@ -421,6 +444,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
   /** How many open calls each tool name has, so a tool's state is built without a scan. */
   const openByName = new Map<string, number>();
   let active: CallRecord | null = null;
+  checkEpoch(options.epoch);
   let floor = options.epoch ?? 0;
   let closed = false;
   let highestEpoch = floor - 1;
@@ -702,7 +726,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     // a call of a dead turn is refused as such before anything else about it is looked at, so a
     // stale call with bad arguments answers INTERRUPTED, not INVALID. Only a call that gives no
     // usable epoch or turn cannot be gated, and is checked below.
-    if (typeof epoch === 'number' && epoch < floor) {
+    if (isEpoch(epoch) && epoch < floor) {
       return answerAtOnce(
         callId,
         failure('INTERRUPTED', `the call's epoch ${epoch} is below the gate's floor ${floor}: its turn was interrupted`),
@@ -715,8 +739,11 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     if (typeof turnId !== 'string' || turnId === '') {
       return answerAtOnce(callId, failure('INVALID', 'the call has no turnId (a non-empty string)'));
     }
-    if (typeof epoch !== 'number' || !Number.isFinite(epoch)) {
-      return answerAtOnce(callId, failure('INVALID', 'the call has no epoch (a finite number)'));
+    // The gate compares epochs exactly, so it takes only safe integers: beyond 2^53 two epochs
+    // can be the same number, and an interrupt could not raise the floor past the one it ends.
+    // Such a call is malformed (INVALID), not interrupted: nothing says its turn was.
+    if (!isEpoch(epoch)) {
+      return answerAtOnce(callId, failure('INVALID', `the call's epoch must be a safe integer, got ${describeEpoch(epoch)}`));
     }
     if (typeof name !== 'string' || name === '') {
       return answerAtOnce(callId, failure('INVALID', 'the call has no tool name (a non-empty string)'));
