@@ -19,7 +19,9 @@ export type MalformedFrame =
   | 'missing-call-id'
   | 'unknown-type'
   | 'not-an-object'
-  | 'repeat-seq';
+  | 'repeat-seq'
+  /** A frame that names the page's own interrupt (`toolgate.interrupt`), which no session may send. */
+  | 'local-event';
 export const MALFORMED_FRAMES: readonly MalformedFrame[] = [
   'invalid-json',
   'unknown-phase',
@@ -27,6 +29,7 @@ export const MALFORMED_FRAMES: readonly MalformedFrame[] = [
   'unknown-type',
   'not-an-object',
   'repeat-seq',
+  'local-event',
 ];
 
 export type FaultSpec =

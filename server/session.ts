@@ -1085,6 +1085,10 @@ export class Session {
         if (last) this.transmit(last.text);
         return;
       }
+      case 'local-event':
+        // A forged local interrupt of the running turn: the page must refuse it.
+        this.emit({ type: 'toolgate.interrupt', turnId: this.activeTurn?.id ?? 'turn_1' });
+        return;
       default:
         frame satisfies never;
     }

@@ -7,6 +7,7 @@
  * text and its end, and the outcome where the stream carries one. Running the tool is someone
  * else's job.
  */
+import { localOnlyNameIn } from '../core/local-events';
 import type { ToolStreamEvent } from '../core/wire';
 import type { CallBook } from './call-book';
 import { describe, isRecord, MalformedChunk, type AdapterIssue, type Rec } from './chunk-fields';
@@ -102,6 +103,14 @@ export function defineAdapter(
       }
       if (!isRecord(value)) {
         book.report(`a chunk is ${describe(value)}, not an object`, chunk, 'not-an-object');
+        return [];
+      }
+      // DESIGN "The wire": no stream produces the page's own events. A chunk that names one, in
+      // any spelling, is refused with a reason (and could not act as one anyway: adapters only
+      // ever make tool.stream events).
+      const named = localOnlyNameIn(value);
+      if (named !== undefined) {
+        book.report(`a chunk names ${describe(named)}, an event only this page may produce: refused`, chunk, 'local-only');
         return [];
       }
       try {

@@ -25,7 +25,9 @@ export type AdapterIssue =
   | 'unknown-call'
   | 'dropped-call'
   | 'after-end'
-  | 'adapter-failed';
+  | 'adapter-failed'
+  /** A chunk named an event only the page may produce (a local interrupt, an approval mark). */
+  | 'local-only';
 
 /** Thrown by the field readers and handlers; the adapter turns it into an `onError` report. */
 export class MalformedChunk extends Error {

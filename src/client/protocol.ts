@@ -17,7 +17,9 @@ export type ReferenceMalformedFrame =
   | 'missing-call-id'
   | 'unknown-type'
   | 'not-an-object'
-  | 'repeat-seq';
+  | 'repeat-seq'
+  /** A frame naming the page's own interrupt, which the page must refuse. */
+  | 'local-event';
 
 /**
  * Fault injection (server/README.md "Faults"), for demos and tests.

@@ -67,6 +67,12 @@ export interface ArgumentsParser {
   readonly error: ArgumentsParseError | undefined;
   /** A whole JSON value has been read (only whitespace may follow). */
   readonly complete: boolean;
+  /**
+   * The path of the first key written twice in one object (`{"amount":1,"to":"bob","amount":1000000}`
+   * gives `['amount']`), or `undefined`. `JSON.parse` keeps the last value, and so does the preview,
+   * so what showed first is not what the arguments end with: say so where they are shown.
+   */
+  readonly duplicateKeyPath: ArgumentsPath | undefined;
 }
 
 /**
@@ -177,6 +183,7 @@ class IncrementalParser implements ArgumentsParser {
   readonly #stack: Frame[] = [];
   #root: unknown = undefined;
   #done = false;
+  #duplicateKeyPath: ArgumentsPath | undefined = undefined;
 
   // The token being read.
   #strIsKey = false;
@@ -238,8 +245,18 @@ class IncrementalParser implements ArgumentsParser {
 
   get path(): ArgumentsPath | undefined {
     if (this.#stack.length === 0) return undefined;
+    return this.#pathOf(this.#stack.length);
+  }
+
+  get duplicateKeyPath(): ArgumentsPath | undefined {
+    return this.#duplicateKeyPath;
+  }
+
+  /** The path through the first `depth` open containers, as far as their keys are known. */
+  #pathOf(depth: number): (string | number)[] {
     const path: (string | number)[] = [];
-    for (const f of this.#stack) {
+    for (let k = 0; k < depth; k++) {
+      const f = this.#stack[k] as Frame;
       if (f.isArray) path.push(f.items.length);
       else if (f.key !== undefined) path.push(f.key);
       else break;
@@ -331,7 +348,12 @@ class IncrementalParser implements ArgumentsParser {
     }
     const s = this.#str.take();
     if (this.#strIsKey) {
-      (this.#stack[this.#stack.length - 1] as Frame).key = s;
+      const frame = this.#stack[this.#stack.length - 1] as Frame;
+      if (this.#duplicateKeyPath === undefined && Object.prototype.hasOwnProperty.call(frame.obj, s)) {
+        // The first repeat is the one to warn about: the value shown so far is about to change.
+        this.#duplicateKeyPath = Object.freeze([...this.#pathOf(this.#stack.length - 1), s]);
+      }
+      frame.key = s;
       this.#mode = Mode.Colon;
     } else {
       this.#completeValue(s);

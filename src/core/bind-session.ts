@@ -14,6 +14,7 @@
 
 import type { AppToolHost } from './app-tool-host';
 import type { ToolSession } from './session';
+import { validateToolEvent } from './validate-event';
 import {
   TOOL_RESULT_CODES,
   TOOL_STREAM_CAPABILITY,
@@ -174,21 +175,25 @@ export function bindAppToolHost(
   );
 
   unsubscribers.push(
-    session.subscribe((event) => {
-      if (!bound || typeof event !== 'object' || event === null) return;
-      const e = event as { type?: unknown; phase?: unknown; callId?: unknown; ok?: unknown; code?: unknown };
+    session.subscribe((raw) => {
+      if (!bound) return;
+      // Read through validation, once: a frame is acted on as the copy validation made of it, and
+      // one that is malformed, another message, or names the page's own events changes nothing
+      // here (the tool-call store reports those).
+      const checked = validateToolEvent(raw);
+      if (checked.kind !== 'event') return;
+      const e = checked.event;
       if (e.type === 'closed') {
         // DESIGN "App tools": on closed, every open call is aborted and all app-tool state is cleared.
         host.close();
         return;
       }
-      if (e.type !== 'tool.stream' || typeof e.callId !== 'string') return;
-      if (e.phase !== 'settled' && e.phase !== 'cancelled') return;
+      if (e.type !== 'tool.stream' || (e.phase !== 'settled' && e.phase !== 'cancelled')) return;
       // DESIGN "The session": a server settled or cancelled for an app call aborts its run.
       let result: ToolResult & { ok: false };
       if (e.phase === 'cancelled') {
         result = { ok: false, code: 'INTERRUPTED', message: 'the server cancelled this call' };
-      } else if (e.ok === false && isResultCode(e.code)) {
+      } else if (!e.ok && isResultCode(e.code)) {
         result = { ok: false, code: e.code, message: `the server settled this call with ${e.code}` };
       } else {
         result = { ok: false, code: 'INTERRUPTED', message: 'the server settled this call before the page answered' };

@@ -5,35 +5,15 @@
  * `settled`, `cancelled` or `failed`, unless the session ends first. A model that does not
  * stream arguments goes straight from `start` to `arguments-complete`. `failed` means the
  * model stopped before completing the arguments, so it can only end a call that is not issued.
- */
-import type { ToolStreamPhase } from './wire';
-
-/**
- * - `pending`: start seen, no argument text yet (show a waiting state);
- * - `streaming`: argument fragments arriving;
- * - `issued`: arguments complete, the call is issued;
- * - `settled`, `cancelled`, `failed`: terminal and sticky.
  *
- * @example
- * const waiting = (status: ToolCallStatus) => status === 'pending' || status === 'streaming';
+ * The table is read off the phase specs (`tool-phases.ts`, each phase's `moves`): one place says
+ * where a phase takes a call, and validation, the reducer and the testing builders read the same.
  */
-export type ToolCallStatus = 'pending' | 'streaming' | 'issued' | 'settled' | 'cancelled' | 'failed';
+import { TOOL_CALL_STATUSES, type ToolCallStatus } from './call-status';
+import { TOOL_PHASES } from './tool-phases';
+import { TOOL_STREAM_PHASES, type ToolStreamPhase } from './wire';
 
-/**
- * The statuses a call never leaves: `settled`, `cancelled`, `failed`.
- *
- * @example
- * const open = state.order.filter((id) => !TERMINAL_STATUSES.has(state.calls[id]!.status));
- */
-export const TERMINAL_STATUSES: ReadonlySet<ToolCallStatus> = new Set(['settled', 'cancelled', 'failed']);
-
-/**
- * Whether a call in this status has ended (and stays ended).
- *
- * @example
- * if (isTerminalStatus(call.status)) stopSpinner();
- */
-export const isTerminalStatus = (status: ToolCallStatus): boolean => TERMINAL_STATUSES.has(status);
+export { isTerminalStatus, TERMINAL_STATUSES, TOOL_CALL_STATUSES, type ToolCallStatus } from './call-status';
 
 /** The phases after `start` (which creates the call and so has no row of its own). */
 type LaterPhase = Exclude<ToolStreamPhase, 'start'>;
@@ -45,14 +25,18 @@ type LaterPhase = Exclude<ToolStreamPhase, 'start'>;
  * CALL_TRANSITIONS.streaming['arguments-complete'] // 'issued'
  * CALL_TRANSITIONS.settled.progress // undefined: out of order
  */
-export const CALL_TRANSITIONS: Readonly<Record<ToolCallStatus, Partial<Record<LaterPhase, ToolCallStatus>>>> = {
-  pending: { 'arguments-delta': 'streaming', 'arguments-complete': 'issued', cancelled: 'cancelled', failed: 'failed' },
-  streaming: { 'arguments-delta': 'streaming', 'arguments-complete': 'issued', cancelled: 'cancelled', failed: 'failed' },
-  issued: { progress: 'issued', settled: 'settled', cancelled: 'cancelled' },
-  settled: {},
-  cancelled: {},
-  failed: {},
-};
+export const CALL_TRANSITIONS: Readonly<Record<ToolCallStatus, Partial<Record<LaterPhase, ToolCallStatus>>>> = (() => {
+  const table = {} as Record<ToolCallStatus, Partial<Record<LaterPhase, ToolCallStatus>>>;
+  for (const status of TOOL_CALL_STATUSES) {
+    const row: Partial<Record<LaterPhase, ToolCallStatus>> = {};
+    for (const phase of TOOL_STREAM_PHASES) {
+      const to = TOOL_PHASES[phase].moves[status];
+      if (phase !== 'start' && to !== undefined) row[phase] = to;
+    }
+    table[status] = Object.freeze(row);
+  }
+  return Object.freeze(table);
+})();
 
 /**
  * The status a phase leads to, or `undefined` when it is out of order for `status`.

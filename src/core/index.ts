@@ -24,15 +24,19 @@ export type { ToolCall } from './tool-call';
 export {
   explainToolEvent,
   initialToolStreamState,
+  reduceLocalToolEvent,
   reduceToolEvent,
   type ToolEventIssue,
   type ToolEventVerdict,
   type ToolStreamState,
 } from './reducer';
+// The page's own events: never from a session (a frame naming one is refused as local-only)
+export type { ApprovalMark, LocalToolEvent, ToolApproval } from './local-events';
 
 // The store
 export {
   createToolStreamStore,
+  type ToolStreamErrorCode,
   type ToolStreamStore,
   type ToolStreamStoreOptions,
   type ToolStreamStoreState,

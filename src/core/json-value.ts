@@ -47,7 +47,7 @@ export function defineOwn(target: Record<string, unknown>, key: string, value: u
  * snapshotJson({ when: new Date() }) // { ok: false, reason: '…' }: a Date is not plain JSON
  * snapshotJson({ to: 'bob' })       // { ok: true, value: { to: 'bob' } }, deep-frozen
  */
-export function snapshotJson(value: unknown): JsonSnapshot {
+export function snapshotJson(value: unknown, root = 'arguments'): JsonSnapshot {
   const seen = new Set<object>();
   let failure: string | undefined;
 
@@ -95,11 +95,11 @@ export function snapshotJson(value: unknown): JsonSnapshot {
 
   let result: JsonValue;
   try {
-    result = copy(value, 'arguments');
+    result = copy(value, root);
   } catch (error) {
     // JSON.parse builds values nested deeper than this recursive copy can walk: refuse them with a
     // reason rather than throw into the reducer, the app-tool host or a confirmation request.
-    if (error instanceof RangeError) return { ok: false, reason: 'arguments are nested too deeply to be copied' };
+    if (error instanceof RangeError) return { ok: false, reason: `${root === 'arguments' ? 'arguments are' : `${root} is`} nested too deeply to be copied` };
     throw error;
   }
   return failure === undefined ? { ok: true, value: result } : { ok: false, reason: failure };

@@ -10,12 +10,14 @@
 import { isTerminalStatus, nextCallStatus } from './call-lifecycle';
 import { callOf, callRecord, emptyCallTable, setCall, TABLE, type CallTable } from './call-table';
 import { snapshotJson } from './json-value';
+import { applyPreview, previewsCount, type PreviewMode } from './legacy-preview';
+import { TOOL_APPROVALS, type ApprovalMark, type LocalToolEvent, type ToolApproval } from './local-events';
+import { settleArguments, updateToolCall, type ToolCall, type ToolCallFields } from './tool-call';
+import { textWarning, TOOL_PHASES, type PhaseSpec, type PhaseStep, type ToolEventWarningCode } from './tool-phases';
+import { validateToolEvent } from './validate-event';
+import type { ToolEvent, ToolStreamEvent, ToolStreamPhase } from './wire';
 
 export { callOf };
-import { applyPreview, previewsCount, type PreviewMode } from './legacy-preview';
-import { appendArguments, createToolCall, resetArguments, settleArguments, updateToolCall, type ToolCall, type ToolCallFields } from './tool-call';
-import { validateToolEvent } from './validate-event';
-import type { ToolEvent, ToolStreamEvent } from './wire';
 
 /**
  * The reducer's state: every call by id, their order, and whether the session closed. Never changed once handed out.
@@ -77,11 +79,17 @@ export type ToolEventIssue =
   | 'after-terminal'
   | 'repeated-seq'
   | 'session-closed'
-  | 'wrong-mode';
+  | 'wrong-mode'
+  /** A session frame named an event only the page may produce (a local interrupt, an approval mark). */
+  | 'local-only';
+
+export type { ToolEventWarningCode };
 
 /**
  * What the reducer makes of an event:
- * - `applied`: the state changed (`warning` tells of argument text that is not JSON, kept and shown);
+ * - `applied`: the state changed (`warning` tells of something worth knowing that the call now
+ *   shows: argument text that is not JSON, final arguments that contradict the streamed text, a
+ *   key written twice; `warningCode` says which);
  * - `ignored`: expected and silent (not a tool event, a preview superseded by `tool.stream`,
  *   the server's own echo of a call already cancelled here);
  * - `rejected`: changed nothing, and worth reporting through `onError`.
@@ -91,7 +99,7 @@ export type ToolEventIssue =
  * if (verdict.outcome === 'rejected') console.warn(verdict.issue, verdict.reason);
  */
 export type ToolEventVerdict =
-  | { outcome: 'applied'; warning?: string }
+  | { outcome: 'applied'; warning?: string; warningCode?: ToolEventWarningCode }
   | { outcome: 'ignored'; reason: string }
   | { outcome: 'rejected'; issue: ToolEventIssue; reason: string };
 
@@ -112,7 +120,6 @@ export function initialToolStreamState(options: ToolStreamStateOptions = {}): To
     [TABLE]: emptyCallTable(),
   });
 }
-
 
 /**
  * What every state shares: `calls`, built from the state's table when first read (a frozen
@@ -140,8 +147,9 @@ function tableOf(state: ToolStreamState): CallTable {
 }
 
 /**
- * Reduce one event into the state. Never throws; returns `state` itself for an event it
- * ignores or rejects (ask `explainToolEvent` why).
+ * Reduce one session event into the state. Never throws; returns `state` itself for an event it
+ * ignores or rejects (ask `explainToolEvent` why). A frame naming an event only the page may
+ * produce is rejected (`local-only`): the page's own events go through {@link reduceLocalToolEvent}.
  *
  * @example
  * const next = reduceToolEvent(state, { type: 'tool.stream', phase: 'arguments-delta', callId: 'c1', delta: '{"q":' }, { now: Date.now() });
@@ -168,7 +176,7 @@ export function explainToolEvent(state: ToolStreamState, event: unknown): ToolEv
 }
 
 /**
- * Reduce and say what happened: the store uses this to report without judging twice.
+ * Reduce a session event and say what happened: the store uses this to report without judging twice.
  *
  * @example
  * const { state, verdict } = stepToolEvent(previous, event, { now: Date.now() });
@@ -185,6 +193,33 @@ export function stepToolEvent<S extends ToolStreamState>(state: S, event: unknow
   }
 }
 
+/**
+ * Reduce one of the page's own events (a local interrupt, an approval mark): what the store's
+ * `interrupt` and `markApproval` do. Never throws; returns `state` itself when nothing changes.
+ *
+ * @example
+ * const next = reduceLocalToolEvent(state, { type: 'interrupt', turnId: 't1' }, { now: Date.now() });
+ */
+export function reduceLocalToolEvent<S extends ToolStreamState>(state: S, event: LocalToolEvent, meta: ReduceMeta = {}): S {
+  return stepLocalToolEvent(state, event, meta).state;
+}
+
+/**
+ * Reduce one of the page's own events and say what happened.
+ *
+ * @example
+ * const { verdict } = stepLocalToolEvent(state, { type: 'approval', callId: 'c1', mark: { approval: 'awaiting' } });
+ */
+export function stepLocalToolEvent<S extends ToolStreamState>(state: S, event: LocalToolEvent, meta: ReduceMeta = {}): { state: S; verdict: ToolEventVerdict } {
+  try {
+    const judged = judgeLocal(state, event, meta.now);
+    if (!('next' in judged)) return { state, verdict: judged.verdict };
+    return { state: nextState(state, judged.next, state.lastSeq), verdict: APPLIED };
+  } catch (error) {
+    return { state, verdict: couldNotReduce(error) };
+  }
+}
+
 const couldNotReduce = (error: unknown): ToolEventVerdict => ({
   outcome: 'rejected',
   issue: 'malformed',
@@ -193,21 +228,21 @@ const couldNotReduce = (error: unknown): ToolEventVerdict => ({
 
 type Judged = { verdict: { outcome: 'applied' }; event: ToolEvent } | { verdict: Exclude<ToolEventVerdict, { outcome: 'applied' }> };
 
-const reject = (issue: ToolEventIssue, reason: string): Judged => ({ verdict: { outcome: 'rejected', issue, reason } });
-const ignore = (reason: string): Judged => ({ verdict: { outcome: 'ignored', reason } });
+const reject = (issue: ToolEventIssue, reason: string) => ({ verdict: { outcome: 'rejected' as const, issue, reason } });
+const ignore = (reason: string) => ({ verdict: { outcome: 'ignored' as const, reason } });
 
 function judge(state: ToolStreamState, raw: unknown): Judged {
   const validated = validateToolEvent(raw);
   if (validated.kind === 'other') return ignore(`'${validated.type}' is not a tool event`);
   if (validated.kind === 'malformed') return reject('malformed', validated.reason);
+  // DESIGN "The wire": a session never produces the page's own events, however it spells them.
+  if (validated.kind === 'local-only') return reject('local-only', validated.reason);
   const event = validated.event;
 
   if (state.closed) {
-    return event.type === 'closed' || event.type === 'toolgate.interrupt'
-      ? ignore('the session is already closed')
-      : reject('session-closed', `${describeEvent(event)} arrived after the session closed`);
+    return event.type === 'closed' ? ignore('the session is already closed') : reject('session-closed', `${describeEvent(event)} arrived after the session closed`);
   }
-  if ('seq' in event && event.seq !== undefined && state.lastSeq !== undefined && event.seq <= state.lastSeq) {
+  if (event.seq !== undefined && state.lastSeq !== undefined && event.seq <= state.lastSeq) {
     return reject('repeated-seq', `${describeEvent(event)} repeats seq ${event.seq} (last seen ${state.lastSeq})`);
   }
   const applied: Judged = { verdict: { outcome: 'applied' }, event };
@@ -215,8 +250,6 @@ function judge(state: ToolStreamState, raw: unknown): Judged {
   switch (event.type) {
     case 'closed':
       return applied;
-    case 'toolgate.interrupt':
-      return openCallsOf(state, event.turnId).length > 0 ? applied : ignore('no open call in that turn');
     case 'tool.preview': {
       if (!previewsCount(state.previewMode, state.speaksStream)) return ignore('tool.preview is superseded by tool.stream');
       const call = callOf(state, event.callId);
@@ -249,9 +282,10 @@ function judgeStream(state: ToolStreamState, event: ToolStreamEvent, applied: Ju
   }
   if (call.cancelledBy === 'local') {
     // The user interrupted here, before the server knew. Its own cancel is an echo; anything
-    // else in flight changes nothing, except a settled outcome, which is kept and shown once.
-    if (event.phase === 'settled' && call.lateOutcome === undefined) return applied;
-    if (event.phase === 'settled') return reject('after-terminal', `${describeEvent(event)}: the call already has a late outcome`);
+    // else in flight changes nothing, except an outcome, which is kept and shown once.
+    if (TOOL_PHASES[event.phase].afterLocalCancel === 'late-outcome') {
+      return call.lateOutcome === undefined ? applied : reject('after-terminal', `${describeEvent(event)}: the call already has a late outcome`);
+    }
     return ignore(`call '${call.callId}' was cancelled here; the server had not yet heard`);
   }
   if (isTerminalStatus(call.status)) {
@@ -263,124 +297,141 @@ function judgeStream(state: ToolStreamState, event: ToolStreamEvent, applied: Ju
   return applied;
 }
 
+/* ------------------------------------------------------------ local events */
+
+type LocalJudged = { next: Next } | { verdict: Exclude<ToolEventVerdict, { outcome: 'applied' }> };
+
+function judgeLocal(state: ToolStreamState, event: LocalToolEvent, now: number | undefined): LocalJudged {
+  // Read once, as every event is: the page's own values are copied before they are used.
+  const type = event.type;
+  if (state.closed) return ignore('the session is already closed');
+  switch (type) {
+    case 'interrupt': {
+      const turnId = event.turnId;
+      if (turnId !== undefined && typeof turnId !== 'string') return reject('malformed', `interrupt: turnId must be a string, got ${typeof turnId}`);
+      const open = openCallsOf(state, turnId);
+      if (open.length === 0) return ignore('no open call in that turn');
+      let table = tableOf(state);
+      for (const call of open) table = setCall(table, settleArguments(call, { status: 'cancelled', cancelledBy: 'local', endedAt: now }));
+      return { next: { table } };
+    }
+    case 'approval':
+      return judgeApproval(state, event.callId, event.mark);
+    default:
+      return reject('malformed', `a local event of an unknown type ${JSON.stringify(String(type))}`);
+  }
+}
+
+/** `markApproval`: the page says where a call stands with a person's approval. */
+function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown): LocalJudged {
+  if (typeof callId !== 'string' || callId === '') return reject('malformed', 'markApproval: callId must be a non-empty string');
+  const mark = copyMark(rawMark);
+  if (typeof mark === 'string') return reject('malformed', `markApproval for call '${callId}': ${mark}`);
+  const call = callOf(state, callId);
+  if (call === undefined) return reject('unknown-call', `markApproval for call '${callId}': no call '${callId}' has started`);
+  const from = call.approval;
+  if (from !== undefined && from !== 'awaiting' && mark.approval !== from) {
+    // A decision is final: an approval after expiry, or a second answer, changes nothing (DESIGN "Expiry").
+    return reject('out-of-order', `markApproval for call '${callId}': the approval is already ${from}`);
+  }
+  if (mark.approval === 'awaiting' && isTerminalStatus(call.status)) {
+    return reject('after-terminal', `markApproval for call '${callId}': the call is ${call.status}; it waits for no approval`);
+  }
+  const changes: Partial<ToolCallFields> = {
+    approval: mark.approval,
+    approvedArguments: mark.approvedArguments,
+    approvalEdited: mark.edited,
+    approvalGrant: mark.grant,
+    approvalReason: mark.reason,
+  };
+  if (sameMark(call, changes)) return ignore(`call '${callId}' is already marked so`);
+  return { next: { table: setCall(tableOf(state), updateToolCall(call, changes)) } };
+}
+
+type CopiedMark = { approval: ToolApproval; approvedArguments: ToolCallFields['approvedArguments']; edited?: boolean; grant?: string; reason?: string };
+
+/** The mark, each field read once and checked; the approved arguments copied and deep-frozen. */
+function copyMark(raw: unknown): CopiedMark | string {
+  if (typeof raw !== 'object' || raw === null) return 'the mark must be an object';
+  const m = raw as Record<keyof ApprovalMark, unknown>;
+  const approval = m.approval;
+  if (!(TOOL_APPROVALS as readonly unknown[]).includes(approval)) return `approval must be one of ${TOOL_APPROVALS.join(', ')}, got ${String(approval)}`;
+  const args = m.approvedArguments;
+  let approvedArguments: CopiedMark['approvedArguments'];
+  if (args !== undefined) {
+    const snapshot = snapshotJson(args, 'approvedArguments');
+    if (!snapshot.ok) return snapshot.reason;
+    approvedArguments = snapshot.value;
+  }
+  const out: CopiedMark = { approval: approval as ToolApproval, approvedArguments };
+  const edited = m.edited;
+  if (edited !== undefined && typeof edited !== 'boolean') return 'edited must be a boolean';
+  if (edited !== undefined) out.edited = edited;
+  for (const key of ['grant', 'reason'] as const) {
+    const value = m[key];
+    if (value !== undefined && typeof value !== 'string') return `${key} must be a string`;
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+function sameMark(call: ToolCall, changes: Partial<ToolCallFields>): boolean {
+  for (const key of Object.keys(changes) as (keyof ToolCallFields)[]) {
+    const a = changes[key];
+    const b = call[key];
+    if (a === b) continue;
+    if (key === 'approvedArguments' && JSON.stringify(a) === JSON.stringify(b)) continue;
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------- applying */
+
 type Next = Partial<Pick<ToolStreamState, 'order' | 'closed' | 'speaksStream'>> & { table?: CallTable };
-type Done<S> = (next: Next, warning?: string) => { state: S; verdict: ToolEventVerdict };
 
 const APPLIED: ToolEventVerdict = { outcome: 'applied' };
 
+/** A new state: every own field of `state` (a store's actions too), then what changed. */
+function nextState<S extends ToolStreamState>(state: S, next: Next, seq: number | undefined): S {
+  const copy: { -readonly [K in keyof ToolStreamState]: ToolStreamState[K] } = Object.assign(Object.create(STATE) as ToolStreamState, state);
+  if (next.table !== undefined) (copy as { [TABLE]?: CallTable })[TABLE] = next.table;
+  else if ((state as { [TABLE]?: CallTable })[TABLE] === undefined) (copy as { [TABLE]?: CallTable })[TABLE] = tableOf(state);
+  if (next.order !== undefined) copy.order = next.order;
+  if (next.closed !== undefined) copy.closed = next.closed;
+  if (next.speaksStream !== undefined) copy.speaksStream = next.speaksStream;
+  copy.lastSeq = seq;
+  return copy as S;
+}
+
 function apply<S extends ToolStreamState>(state: S, event: ToolEvent, now: number | undefined): { state: S; verdict: ToolEventVerdict } {
-  const seq = 'seq' in event && event.seq !== undefined ? event.seq : state.lastSeq;
-  const done: Done<S> = (next, warning) => {
-    // Copy every own field (a store's actions too) onto a new state, then change what changed.
-    const copy: { -readonly [K in keyof ToolStreamState]: ToolStreamState[K] } = Object.assign(Object.create(STATE) as ToolStreamState, state);
-    if (next.table !== undefined) (copy as { [TABLE]?: CallTable })[TABLE] = next.table;
-    else if ((state as { [TABLE]?: CallTable })[TABLE] === undefined) (copy as { [TABLE]?: CallTable })[TABLE] = tableOf(state);
-    if (next.order !== undefined) copy.order = next.order;
-    if (next.closed !== undefined) copy.closed = next.closed;
-    if (next.speaksStream !== undefined) copy.speaksStream = next.speaksStream;
-    copy.lastSeq = seq;
-    return { state: copy as S, verdict: warning === undefined ? APPLIED : { outcome: 'applied', warning } };
-  };
+  const seq = event.seq !== undefined ? event.seq : state.lastSeq;
+  const done = (next: Next, warning?: PhaseStep['warning']) => ({
+    state: nextState(state, next, seq),
+    verdict: warning === undefined ? APPLIED : ({ outcome: 'applied', warning: warning.reason, warningCode: warning.code } as const),
+  });
 
   switch (event.type) {
     case 'closed':
       // seed 000: on final close, clear preview state from the public closed event.
       return done({ table: emptyCallTable(), order: Object.freeze([]), closed: true });
-    case 'toolgate.interrupt': {
-      let table = tableOf(state);
-      for (const call of openCallsOf(state, event.turnId)) {
-        table = setCall(table, settleArguments(call, { status: 'cancelled', cancelledBy: 'local', endedAt: now }));
-      }
-      return done({ table });
-    }
     case 'tool.preview': {
       const existing = callOf(state, event.callId);
       const call = applyPreview(existing, event, now);
-      return done(placeCall(state, call), newWarning(existing, call));
+      return done(placeCall(state, call), textWarning(existing, call).warning);
     }
-    case 'tool.stream':
-      return applyStream(state, event, now, done);
+    case 'tool.stream': {
+      // The phase's own spec says what it does (tool-phases.ts).
+      const shown = callOf(state, event.callId);
+      const phase = event.phase;
+      const status = phase === 'start' ? 'pending' : (nextCallStatus((shown as ToolCall).status, phase) ?? (shown as ToolCall).status);
+      const spec = TOOL_PHASES[phase] as unknown as PhaseSpec<ToolStreamPhase>;
+      const step = spec.apply(shown as ToolCall, event as never, { now, status });
+      return done({ speaksStream: true, ...placeCall(state, step.call) }, step.warning);
+    }
     default:
       return event satisfies never;
   }
-}
-
-function applyStream<S extends ToolStreamState>(state: S, event: ToolStreamEvent, now: number | undefined, done: Done<S>) {
-  if (event.phase === 'start') {
-    const call = createToolCall({
-      callId: event.callId,
-      name: event.name,
-      turnId: event.turnId,
-      status: 'pending',
-      source: 'stream',
-      location: event.location,
-      risk: event.risk,
-      startedAt: now,
-    });
-    const shown = callOf(state, event.callId);
-    if (shown !== undefined && isTerminalStatus(shown.status)) {
-      // A preview call the user already cancelled here (previews end only so): the stream takes it
-      // over still cancelled, with what was shown, so the server's later events are echoes and a
-      // settled becomes its lateOutcome. Terminal statuses are sticky (DESIGN "The wire").
-      const taken = settleArguments(resetArguments(call, shown.argumentsText, {}), {
-        status: 'cancelled',
-        cancelledBy: 'local',
-        startedAt: shown.startedAt,
-        endedAt: shown.endedAt,
-      });
-      return done({ speaksStream: true, ...placeCall(state, taken) });
-    }
-    return done({ speaksStream: true, ...placeCall(state, call) });
-  }
-
-  const call = callOf(state, event.callId) as ToolCall;
-  const update = (next: ToolCall, warning?: string) => done({ speaksStream: true, table: setCall(tableOf(state), next) }, warning);
-
-  switch (event.phase) {
-    case 'arguments-delta': {
-      const next = appendArguments(call, event.delta, { status: 'streaming' });
-      return update(next, newWarning(call, next));
-    }
-    case 'arguments-complete': {
-      const final = finalArguments(event.arguments);
-      const fields: Partial<ToolCallFields> = final.ok
-        ? { status: 'issued', issuedAt: now, arguments: final.value, argumentsError: undefined }
-        : { status: 'issued', issuedAt: now, argumentsError: final.reason };
-      return update(settleArguments(call, fields), final.ok ? undefined : `call '${call.callId}': ${final.reason}`);
-    }
-    case 'progress':
-      return update(updateToolCall(call, { progress: event.progress }));
-    case 'settled':
-      if (call.cancelledBy === 'local') {
-        return update(updateToolCall(call, { lateOutcome: { ok: event.ok, code: event.code, at: now } }));
-      }
-      return update(updateToolCall(call, { status: 'settled', ok: event.ok, code: event.code, endedAt: now }));
-    case 'cancelled':
-      return update(settleArguments(call, { status: 'cancelled', cancelledBy: 'server', endedAt: now }));
-    case 'failed':
-      return update(settleArguments(call, { status: 'failed', message: event.message, endedAt: now }));
-    default:
-      return event satisfies never;
-  }
-}
-
-/** The final value of `arguments-complete`: a JSON value, or JSON text as a string. */
-function finalArguments(value: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
-  if (typeof value === 'string') {
-    try {
-      return snapshotJson(JSON.parse(value));
-    } catch (error) {
-      return { ok: false, reason: `the final arguments are not valid JSON: ${(error as Error).message}` };
-    }
-  }
-  return snapshotJson(value);
-}
-
-/** A warning the moment a call's argument text first turns out not to be JSON. */
-function newWarning(before: ToolCall | undefined, after: ToolCall): string | undefined {
-  return after.argumentsError !== undefined && after.argumentsError !== before?.argumentsError
-    ? `call '${after.callId}': the argument text is not valid JSON: ${after.argumentsError}`
-    : undefined;
 }
 
 function openCallsOf(state: ToolStreamState, turnId: string | undefined): ToolCall[] {
@@ -397,9 +448,10 @@ function openCallsOf(state: ToolStreamState, turnId: string | undefined): ToolCa
 }
 
 /** Put a call in the state: new ones go to the end of `order`; replacements keep their place. */
-function placeCall(state: ToolStreamState, call: ToolCall): { table: CallTable; order: readonly string[] } {
+function placeCall(state: ToolStreamState, call: ToolCall): { table: CallTable; order?: readonly string[] } {
   const known = callOf(state, call.callId) !== undefined;
-  return { table: setCall(tableOf(state), call), order: known ? state.order : Object.freeze([...state.order, call.callId]) };
+  const table = setCall(tableOf(state), call);
+  return known ? { table } : { table, order: Object.freeze([...state.order, call.callId]) };
 }
 
 function describeEvent(event: ToolEvent): string {

@@ -1,29 +1,44 @@
 /**
- * The session's tool-call store: a zustand vanilla store around the reducer.
+ * The session's tool-call store: a zustand vanilla store around the reducer, on the kit's one
+ * store core (its listeners run under `guardListeners`' policy).
  *
  * `getState()` is always current; with `coalesce: 'frame'` only the notifications are batched,
  * so a burst of fragments costs one render per animation frame while `dispatch` keeps its
  * plain synchronous meaning.
+ *
+ * Two ways in, kept apart (DESIGN "The wire"): `dispatch` takes what a session sends, and the
+ * page's own changes (`interrupt`, `markApproval`) are actions of their own, which no session
+ * input can reach. A session frame that names one of them is refused (`local-only`).
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { guardListeners, type ErrorReporter } from './external-store';
+import type { ApprovalMark, LocalToolEvent } from './local-events';
 import {
   initialToolStreamState,
+  stepLocalToolEvent,
   stepToolEvent,
   type ToolEventIssue,
+  type ToolEventVerdict,
   type ToolStreamState,
   type ToolStreamStateOptions,
 } from './reducer';
+import type { ToolEventWarningCode } from './tool-phases';
 
 /**
- * What the store does besides holding the state: reduce an event, interrupt a turn.
+ * What the store does besides holding the state: reduce a session's event, and the page's own
+ * changes (interrupt a turn, mark an approval).
  *
  * @example
- * const { dispatch, interrupt }: ToolStreamActions = store.getState();
+ * const { dispatch, interrupt, markApproval }: ToolStreamActions = store.getState();
  * session.subscribe(dispatch);
  * stopButton.onclick = () => interrupt('turn-1');
+ * markApproval('c1', { approval: 'awaiting' });
  */
 export interface ToolStreamActions {
-  /** Reduce one event from the session. Never throws; rejected events go to `onError`. */
+  /**
+   * Reduce one event from the session. Never throws; rejected events go to `onError`. Events only
+   * the page may produce are never applied from here, whatever they are called (`local-only`).
+   */
   dispatch(event: unknown): void;
   /**
    * The user interrupted `turnId` (every open call when omitted): cancel its open calls here
@@ -31,7 +46,24 @@ export interface ToolStreamActions {
    * change nothing, except a `settled`, kept as `lateOutcome`.
    */
   interrupt(turnId?: string): void;
+  /**
+   * Mark where a call stands with a person's approval: `awaiting` (its card says "Awaiting
+   * approval", never "Running"), then `approved` (with `approvedArguments`, what runs: the
+   * snapshot a person approved or edited, or the gate's rewrite), `denied` or `expired`. A decision
+   * is final: a later, different mark changes nothing and goes to `onError`.
+   */
+  markApproval(callId: string, mark: ApprovalMark): void;
 }
+
+/**
+ * The codes the tool-call store's `onError` gives: why an event changed nothing (a
+ * `ToolEventIssue`), what an applied event showed worth knowing (argument text that is not JSON,
+ * final arguments that contradict the stream, a key written twice), or a listener that threw.
+ *
+ * @example
+ * const onError = (reason: string, event: unknown, code: ToolStreamErrorCode) => code === 'local-only' && alarm(reason);
+ */
+export type ToolStreamErrorCode = ToolEventIssue | ToolEventWarningCode | 'listener-threw';
 
 /**
  * The store's state: the reducer's state and the actions.
@@ -63,9 +95,13 @@ export interface ToolStreamStore extends StoreApi<ToolStreamStoreState> {
 export interface ToolStreamStoreOptions extends ToolStreamStateOptions {
   /**
    * Told of every event that changed nothing and is worth knowing (malformed, unknown call,
-   * after a terminal phase, repeated seq, after close…) and of argument text that is not JSON.
+   * after a terminal phase, repeated seq, after close, a frame naming a local event…), of what an
+   * applied event showed worth knowing (argument text that is not JSON, final arguments that
+   * contradict the streamed text, a key written twice), and of a subscriber that threw (the other
+   * subscribers still hear of the change). The kit's one error shape: a sentence, the event (or
+   * the value thrown), a code.
    */
-  onError?: (reason: string, event: unknown, issue: ToolEventIssue | 'invalid-arguments') => void;
+  onError?: (reason: string, event: unknown, code: ToolStreamErrorCode) => void;
   /**
    * `'frame'`: notify subscribers at most once per animation frame (in a browser; a 16 ms
    * timer elsewhere). Default `false`: every accepted event notifies at once.
@@ -97,25 +133,38 @@ export interface ToolStreamStoreOptions extends ToolStreamStateOptions {
 export function createToolStreamStore(options: ToolStreamStoreOptions = {}): ToolStreamStore {
   const { onError, coalesce = false, now = Date.now } = options;
 
+  const report = (verdict: ToolEventVerdict, event: unknown): void => {
+    if (onError === undefined) return;
+    try {
+      if (verdict.outcome === 'rejected') onError(verdict.reason, event, verdict.issue);
+      else if (verdict.outcome === 'applied' && verdict.warning !== undefined) onError(verdict.warning, event, verdict.warningCode ?? 'invalid-arguments');
+    } catch {
+      // A reporter that throws must not undo or repeat the change it reports.
+    }
+  };
+
   const base = createStore<ToolStreamStoreState>()((_set, get, api) => {
-    const reduce = (event: unknown) => {
-      const { state, verdict } = stepToolEvent(get(), event, { now: now() });
+    const commit = (step: { state: ToolStreamStoreState; verdict: ToolEventVerdict }, event: unknown, action: () => string) => {
       // Through api.setState (not the creator's set): the devtools middleware, attached later,
       // replaces it to record each change. The third argument names the action; zustand ignores it.
-      if (state !== get()) (api.setState as SetStateNamed)(state, true, options.devtools ? actionName(event) : undefined);
-      if (verdict.outcome === 'rejected') onError?.(verdict.reason, event, verdict.issue);
-      else if (verdict.outcome === 'applied' && verdict.warning !== undefined) onError?.(verdict.warning, event, 'invalid-arguments');
+      if (step.state !== get()) (api.setState as SetStateNamed)(step.state, true, options.devtools ? action() : undefined);
+      report(step.verdict, event);
     };
+    const local = (event: LocalToolEvent) => commit(stepLocalToolEvent(get(), event, { now: now() }), event, () => `toolgate.${event.type}`);
     // Assigned onto the initial state, not spread: its calls come from a prototype (the reducer's).
     return Object.assign(initialToolStreamState(options), {
-      dispatch: reduce,
-      interrupt: (turnId?: string) => reduce(turnId === undefined ? { type: 'toolgate.interrupt' } : { type: 'toolgate.interrupt', turnId }),
+      dispatch: (event: unknown) => commit(stepToolEvent(get(), event, { now: now() }), event, () => actionName(event)),
+      interrupt: (turnId?: string) => local(turnId === undefined ? { type: 'interrupt' } : { type: 'interrupt', turnId }),
+      markApproval: (callId: string, mark: ApprovalMark) => local({ type: 'approval', callId, mark }),
     });
   });
 
+  // The kit's one listener policy: a subscriber that throws is reported, never stops the others.
+  const listenerErrors: ErrorReporter | undefined = onError && ((reason, detail) => onError(reason, detail, 'listener-threw'));
+  guardListeners(base, listenerErrors);
   if (options.devtools) attachDevtools(base, options.devtools === true ? {} : options.devtools);
   if (!coalesce) return Object.assign(base, { flush: () => {} });
-  return coalesceNotifications(base, options.scheduleFrame ?? defaultScheduleFrame);
+  return guardListeners(coalesceNotifications(base, options.scheduleFrame ?? defaultScheduleFrame), listenerErrors);
 }
 
 type Listener<T> = (state: T, previous: T) => void;
@@ -159,8 +208,12 @@ function defaultScheduleFrame(flush: () => void): void {
 type SetStateNamed = (state: ToolStreamStoreState, replace: true, action?: string) => void;
 
 function actionName(event: unknown): string {
-  const { type, phase } = (event ?? {}) as { type?: unknown; phase?: unknown };
-  return typeof phase === 'string' ? `${String(type)}/${phase}` : String(type);
+  try {
+    const { type, phase } = (event ?? {}) as { type?: unknown; phase?: unknown };
+    return typeof phase === 'string' ? `${String(type)}/${phase}` : String(type);
+  } catch {
+    return 'unreadable event';
+  }
 }
 
 /** zustand's devtools middleware on a store that already exists, loaded only when asked for. */

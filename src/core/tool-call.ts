@@ -13,7 +13,9 @@
  * pays for fragments nobody looks at, and a call object never shows two different previews.
  */
 import { createArgumentsParser, type ArgumentsParser, type ArgumentsPath } from './arguments-parser';
-import type { ToolCallStatus } from './call-lifecycle';
+import type { ToolCallStatus } from './call-status';
+import type { JsonValue } from './json-value';
+import type { ToolApproval } from './local-events';
 import type { ToolLocation, ToolRisk } from './wire';
 
 /**
@@ -25,6 +27,10 @@ import type { ToolLocation, ToolRisk } from './wire';
 export interface LateOutcome {
   ok: boolean;
   code?: string;
+  /** What happened, in words, when the server said. */
+  message?: string;
+  /** The result, when the runtime sends one (a frozen JSON value). */
+  output?: JsonValue;
   at?: number;
 }
 
@@ -44,17 +50,43 @@ export interface ToolCallFields {
   readonly source: 'stream' | 'preview';
   readonly location: ToolLocation | undefined;
   readonly risk: ToolRisk | undefined;
+  /** The call inside which a sub-agent made this one, when the start event said. */
+  readonly parentCallId: string | undefined;
   /** The final arguments from `arguments-complete` (a frozen JSON value); `undefined` before. */
   readonly arguments: unknown;
   /** Why the argument text is not (or cannot become) valid JSON. */
   readonly argumentsError: string | undefined;
-  /** The latest progress: application data, render it but never trust its shape. */
+  /**
+   * `true` when `arguments-complete` disagreed with the streamed text (compared as canonical JSON,
+   * so key order and spacing do not count): the final value is kept, and `onError` said so.
+   */
+  readonly argumentsMismatch: boolean | undefined;
+  /**
+   * The path of the first key the argument text wrote twice in one object: the preview showed
+   * the first value, the arguments end with the last.
+   */
+  readonly duplicateKeyPath: ArgumentsPath | undefined;
+  /** The latest progress (a frozen JSON value): application data, render it but never trust its shape. */
   readonly progress: unknown;
+  /** The latest output (a frozen JSON value): preliminary while the call runs, final once settled with one. */
+  readonly output: JsonValue | undefined;
+  /** `true` while `output` is a preliminary one (from `progress`), not a `settled` event's final one. */
+  readonly outputPreliminary: boolean | undefined;
   /** Once settled: whether the call succeeded, and its code. */
   readonly ok: boolean | undefined;
   readonly code: string | undefined;
-  /** Once failed: why the model stopped. */
+  /** Once failed: why the model stopped; once settled, the result's message when the server gave one. */
   readonly message: string | undefined;
+  /** Where the call stands with a person's approval (set by the page, never by a session); absent when none is involved. */
+  readonly approval: ToolApproval | undefined;
+  /** What a person approved (or the gate rewrote): what runs, a frozen JSON value. */
+  readonly approvedArguments: JsonValue | undefined;
+  /** The person edited the arguments before approving them. */
+  readonly approvalEdited: boolean | undefined;
+  /** The standing grant that answered the approval, when one did. */
+  readonly approvalGrant: string | undefined;
+  /** Why the approval was denied or expired, when the page said. */
+  readonly approvalReason: string | undefined;
   /** Who cancelled: the user here (`local`, at once) or the server. */
   readonly cancelledBy: 'local' | 'server' | undefined;
   /** A `settled` that arrived after a local cancel: cancellation cannot undo a committed effect. */
@@ -108,12 +140,22 @@ class ToolCallRecord implements ToolCall {
   readonly source: 'stream' | 'preview';
   readonly location: ToolLocation | undefined;
   readonly risk: ToolRisk | undefined;
+  readonly parentCallId: string | undefined;
   readonly arguments: unknown;
   readonly argumentsError: string | undefined;
+  readonly argumentsMismatch: boolean | undefined;
+  readonly duplicateKeyPath: ArgumentsPath | undefined;
   readonly progress: unknown;
+  readonly output: JsonValue | undefined;
+  readonly outputPreliminary: boolean | undefined;
   readonly ok: boolean | undefined;
   readonly code: string | undefined;
   readonly message: string | undefined;
+  readonly approval: ToolApproval | undefined;
+  readonly approvedArguments: JsonValue | undefined;
+  readonly approvalEdited: boolean | undefined;
+  readonly approvalGrant: string | undefined;
+  readonly approvalReason: string | undefined;
   readonly cancelledBy: 'local' | 'server' | undefined;
   readonly lateOutcome: LateOutcome | undefined;
   readonly startedAt: number | undefined;
@@ -135,12 +177,22 @@ class ToolCallRecord implements ToolCall {
     this.source = f.source;
     this.location = f.location;
     this.risk = f.risk;
+    this.parentCallId = f.parentCallId;
     this.arguments = f.arguments;
     this.argumentsError = f.argumentsError;
+    this.argumentsMismatch = f.argumentsMismatch;
+    this.duplicateKeyPath = f.duplicateKeyPath;
     this.progress = f.progress;
+    this.output = f.output;
+    this.outputPreliminary = f.outputPreliminary;
     this.ok = f.ok;
     this.code = f.code;
     this.message = f.message;
+    this.approval = f.approval;
+    this.approvedArguments = f.approvedArguments;
+    this.approvalEdited = f.approvalEdited;
+    this.approvalGrant = f.approvalGrant;
+    this.approvalReason = f.approvalReason;
     this.cancelledBy = f.cancelledBy;
     this.lateOutcome = f.lateOutcome;
     this.startedAt = f.startedAt;
@@ -191,6 +243,7 @@ class ToolCallRecord implements ToolCall {
     shared.pieces.push(delta);
     const next = new ToolCallRecord(this, shared, shared.pieces.length, changes);
     (next as { argumentsError: string | undefined }).argumentsError = parser.error?.reason;
+    (next as { duplicateKeyPath: ArgumentsPath | undefined }).duplicateKeyPath = parser.duplicateKeyPath;
     next.#slot = { parser, owner: next };
     this.#slot = undefined;
     return next;
@@ -245,18 +298,29 @@ class ToolCallRecord implements ToolCall {
 }
 
 /** What a new call is known by; everything else starts empty. */
-export type NewToolCall = Pick<ToolCallFields, 'callId' | 'name' | 'turnId' | 'status' | 'source' | 'location' | 'risk' | 'startedAt'>;
+export type NewToolCall = Pick<ToolCallFields, 'callId' | 'name' | 'turnId' | 'status' | 'source' | 'location' | 'risk' | 'startedAt'> &
+  Partial<Pick<ToolCallFields, 'parentCallId'>>;
 
 /** Create a call with no argument text, arguments or outcome yet. */
 export function createToolCall(start: NewToolCall): ToolCall {
   const fields: ToolCallFields = {
+    parentCallId: undefined,
     ...start,
     arguments: undefined,
     argumentsError: undefined,
+    argumentsMismatch: undefined,
+    duplicateKeyPath: undefined,
     progress: undefined,
+    output: undefined,
+    outputPreliminary: undefined,
     ok: undefined,
     code: undefined,
     message: undefined,
+    approval: undefined,
+    approvedArguments: undefined,
+    approvalEdited: undefined,
+    approvalGrant: undefined,
+    approvalReason: undefined,
     cancelledBy: undefined,
     lateOutcome: undefined,
     issuedAt: undefined,

@@ -1,12 +1,20 @@
 /**
- * Event validation: turns an `unknown` from the wire into a typed event, or says exactly
- * what is wrong with it. Events of other types are not errors (DESIGN "The wire": everything
- * else is ignored).
+ * Event validation: turns an `unknown` from the wire into a typed event, or says exactly what is
+ * wrong with it. Events of other types are not errors (DESIGN "The wire": everything else is
+ * ignored), except frames that name an event only the page may produce: those are refused.
+ *
+ * Each field is read exactly once and copied into a plain event object, and everything after
+ * validation reads only the copy: a getter or a Proxy that answers differently on each read
+ * cannot make the reducer see one value and keep another. JSON data (progress, outputs) is
+ * copied deep and frozen, so a sender changing its object later changes no state.
  */
-import { TOOL_STREAM_PHASES, type ToolEvent, type ToolStreamPhase } from './wire';
+import { localOnlyNameIn } from './local-events';
+import { describeValue, isToolStreamPhase, rules, TOOL_PHASES, type FieldRule } from './tool-phases';
+import { TOOL_STREAM_PHASES, type ToolEvent } from './wire';
 
 /**
- * What {@link validateToolEvent} makes of a raw value: a tool event, another kind of message, or a malformed one with its reason.
+ * What {@link validateToolEvent} makes of a raw value: a tool event (a plain copy), another kind
+ * of message, a frame naming an event only the page may produce, or a malformed one with its reason.
  *
  * @example
  * const checked: ValidatedEvent = validateToolEvent(JSON.parse(frame));
@@ -16,98 +24,112 @@ export type ValidatedEvent =
   | { kind: 'event'; event: ToolEvent }
   /** Not a tool event (another `type`): ignored, not an error. */
   | { kind: 'other'; type: string }
+  /** A session frame naming an event only the page may produce (a local interrupt, an approval mark): refused. */
+  | { kind: 'local-only'; reason: string }
   | { kind: 'malformed'; reason: string };
 
-const PHASES = new Set<string>(TOOL_STREAM_PHASES);
-const RISKS = new Set(['low', 'medium', 'high']);
-const LOCATIONS = new Set(['server', 'app']);
-
+const own = Object.prototype.hasOwnProperty;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const has = (o: Record<string, unknown>, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+
+/** The value of an own property, read once (`undefined` when absent: inherited values never count). */
+const read = (o: Record<string, unknown>, key: string): unknown => (own.call(o, key) ? o[key] : undefined);
 
 /**
- * Check an event's shape. Never throws.
+ * Check an event's shape and copy it. Never throws.
  *
  * @example
  * validateToolEvent({ type: 'tool.stream', phase: 'arguments-delta', callId: 'c1', delta: 7 });
  * // → { kind: 'malformed', reason: "tool.stream arguments-delta for call 'c1': delta must be a string, got number" }
  */
 export function validateToolEvent(raw: unknown): ValidatedEvent {
-  if (!isRecord(raw)) return { kind: 'malformed', reason: `an event must be an object, got ${kindOf(raw)}` };
-  const type = raw.type;
-  if (typeof type !== 'string') return { kind: 'malformed', reason: `an event must have a string type, got ${describe(type)}` };
-  if (type !== 'tool.stream' && type !== 'tool.preview' && type !== 'closed' && type !== 'toolgate.interrupt') {
-    return { kind: 'other', type };
-  }
-  if (has(raw, 'seq') && !(typeof raw.seq === 'number' && Number.isFinite(raw.seq))) {
-    return { kind: 'malformed', reason: `${type}: seq must be a finite number, got ${describe(raw.seq)}` };
-  }
-  const problem = problemOf(type, raw);
-  return problem === undefined ? { kind: 'event', event: raw as unknown as ToolEvent } : { kind: 'malformed', reason: problem };
-}
-
-function problemOf(type: string, e: Record<string, unknown>): string | undefined {
-  switch (type) {
-    case 'closed':
-      return undefined;
-    case 'toolgate.interrupt':
-      return e.turnId === undefined || typeof e.turnId === 'string' ? undefined : `interrupt: turnId must be a string`;
-    case 'tool.preview': {
-      if (!isId(e.callId)) return `tool.preview: callId must be a non-empty string, got ${describe(e.callId)}`;
-      if (e.name !== undefined && typeof e.name !== 'string') return `tool.preview for call '${e.callId}': name must be a string`;
-      if (e.turnId !== undefined && typeof e.turnId !== 'string') return `tool.preview for call '${e.callId}': turnId must be a string`;
-      if (!has(e, 'arguments') || e.arguments === undefined) return `tool.preview for call '${e.callId}': arguments are missing`;
-      return undefined;
-    }
-    default: {
-      const phase = e.phase;
-      if (typeof phase !== 'string' || !PHASES.has(phase)) {
-        return `tool.stream: unknown phase ${describe(phase)} (expected one of ${TOOL_STREAM_PHASES.join(', ')})`;
-      }
-      if (!isId(e.callId)) return `tool.stream ${phase}: callId must be a non-empty string, got ${describe(e.callId)}`;
-      const fault = phaseProblem(phase as ToolStreamPhase, e);
-      return fault === undefined ? undefined : `tool.stream ${phase} for call '${e.callId}': ${fault}`;
-    }
+  try {
+    return validate(raw);
+  } catch (error) {
+    // A getter or a Proxy trap that throws: the event cannot be read, so it is malformed.
+    return { kind: 'malformed', reason: `the event could not be read: ${String(error)}` };
   }
 }
 
-function phaseProblem(phase: ToolStreamPhase, e: Record<string, unknown>): string | undefined {
-  switch (phase) {
-    case 'start':
-      if (typeof e.turnId !== 'string') return `turnId must be a string, got ${describe(e.turnId)}`;
-      if (!isId(e.name)) return `name must be a non-empty string, got ${describe(e.name)}`;
-      if (e.location !== undefined && !LOCATIONS.has(e.location as string)) return `location must be 'server' or 'app', got ${describe(e.location)}`;
-      if (e.risk !== undefined && !RISKS.has(e.risk as string)) return `risk must be 'low', 'medium' or 'high', got ${describe(e.risk)}`;
-      return undefined;
-    case 'arguments-delta':
-      return typeof e.delta === 'string' ? undefined : `delta must be a string, got ${describe(e.delta)}`;
-    case 'arguments-complete':
-      return has(e, 'arguments') && e.arguments !== undefined ? undefined : 'arguments are missing';
-    case 'progress':
-      return undefined;
-    case 'settled':
-      if (typeof e.ok !== 'boolean') return `ok must be a boolean, got ${describe(e.ok)}`;
-      return e.code === undefined || typeof e.code === 'string' ? undefined : `code must be a string, got ${describe(e.code)}`;
-    case 'cancelled':
-      return undefined;
-    case 'failed':
-      return typeof e.message === 'string' ? undefined : `message must be a string, got ${describe(e.message)}`;
-    default:
-      return phase satisfies never;
+function validate(raw: unknown): ValidatedEvent {
+  if (!isRecord(raw)) {
+    const named = Array.isArray(raw) ? localOnlyNameIn(raw) : undefined;
+    if (named !== undefined) return localOnly(named);
+    return { kind: 'malformed', reason: `an event must be an object, got ${kindOf(raw)}` };
   }
+  const type = read(raw, 'type');
+  if (typeof type !== 'string') {
+    const named = localOnlyNameIn(raw);
+    if (named !== undefined) return localOnly(named);
+    return { kind: 'malformed', reason: `an event must have a string type, got ${describeValue(type)}` };
+  }
+  if (type !== 'tool.stream' && type !== 'tool.preview' && type !== 'closed') {
+    // Not a tool event: ignored, unless it names (in any spelling, or below a type-like key) an
+    // event only the page may produce.
+    const named = localOnlyNameIn(raw);
+    return named === undefined ? { kind: 'other', type } : localOnly(named);
+  }
+  const seq = read(raw, 'seq');
+  if (seq !== undefined && !(typeof seq === 'number' && Number.isFinite(seq))) {
+    return { kind: 'malformed', reason: `${type}: seq must be a finite number, got ${describeValue(seq)}` };
+  }
+  const copied = type === 'tool.stream' ? copyStream(raw) : type === 'tool.preview' ? copyPreview(raw) : { event: { type: 'closed' } as ToolEvent };
+  if ('reason' in copied) return copied;
+  if (seq !== undefined) (copied.event as { seq?: number }).seq = seq;
+  return { kind: 'event', event: copied.event };
 }
 
-const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+type Copied = { event: ToolEvent } | ValidatedEvent & { kind: 'malformed' | 'local-only' };
+
+/** Copy the fields `rules` name into `into`, each read once; the first problem, if any. */
+function copyFields(raw: Record<string, unknown>, fields: Readonly<Record<string, FieldRule>>, into: Record<string, unknown>): string | undefined {
+  for (const key in fields) {
+    const checked = (fields[key] as FieldRule)(read(raw, key), key);
+    if (!checked.ok) return checked.problem;
+    if (checked.value !== undefined) into[key] = checked.value;
+  }
+  return undefined;
+}
+
+function copyStream(raw: Record<string, unknown>): Copied {
+  const phase = read(raw, 'phase');
+  if (!isToolStreamPhase(phase)) {
+    const named = localOnlyNameIn(raw);
+    if (named !== undefined) return localOnly(named);
+    return malformed(`tool.stream: unknown phase ${describeValue(phase)} (expected one of ${TOOL_STREAM_PHASES.join(', ')})`);
+  }
+  const callId = read(raw, 'callId');
+  if (typeof callId !== 'string' || callId === '') return malformed(`tool.stream ${phase}: callId must be a non-empty string, got ${describeValue(callId)}`);
+  const event: Record<string, unknown> = { type: 'tool.stream', phase, callId };
+  const spec = TOOL_PHASES[phase];
+  const problem = copyFields(raw, spec.fields as Record<string, FieldRule>, event) ?? (spec.refine as ((e: unknown) => string | undefined) | undefined)?.(event);
+  if (problem !== undefined) return malformed(`tool.stream ${phase} for call '${callId}': ${problem}`);
+  return { event: event as unknown as ToolEvent };
+}
+
+const PREVIEW_FIELDS: Readonly<Record<string, FieldRule>> = {
+  name: rules.optional(rules.string),
+  turnId: rules.optional(rules.string),
+  arguments: rules.present,
+};
+
+function copyPreview(raw: Record<string, unknown>): Copied {
+  const callId = read(raw, 'callId');
+  if (typeof callId !== 'string' || callId === '') return malformed(`tool.preview: callId must be a non-empty string, got ${describeValue(callId)}`);
+  const event: Record<string, unknown> = { type: 'tool.preview', callId };
+  const problem = copyFields(raw, PREVIEW_FIELDS, event);
+  if (problem !== undefined) return malformed(`tool.preview for call '${callId}': ${problem}`);
+  return { event: event as unknown as ToolEvent };
+}
+
+const malformed = (reason: string) => ({ kind: 'malformed' as const, reason });
+
+const localOnly = (name: string) => ({
+  kind: 'local-only' as const,
+  reason: `a session frame named ${describeValue(name)}, an event only this page may produce (a local interrupt or an approval mark): refused, nothing changed`,
+});
 
 function kindOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   return typeof v === 'undefined' ? 'nothing' : `a ${typeof v}`;
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return v.length > 40 ? `'${v.slice(0, 40)}…'` : `'${v}'`;
-  return typeof v === 'object' ? 'an object' : typeof v === 'undefined' ? 'nothing' : typeof v;
 }

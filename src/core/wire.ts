@@ -63,6 +63,8 @@ export interface ToolStreamStartEvent extends Sequenced {
   name: string;
   location?: ToolLocation;
   risk?: ToolRisk;
+  /** The call inside which a sub-agent made this one (never the call's own id). */
+  parentCallId?: string;
 }
 
 /**
@@ -94,7 +96,8 @@ export interface ToolStreamArgumentsCompleteEvent extends Sequenced {
 }
 
 /**
- * Progress of a running call: application data, shown but never trusted.
+ * Progress of a running call: application data, shown but never trusted; and, where the runtime
+ * has one, a preliminary output that replaces the last.
  *
  * @example
  * const progress: ToolStreamProgressEvent = { type: 'tool.stream', phase: 'progress', callId: 'c1', progress: { done: 3, total: 10 } };
@@ -103,15 +106,18 @@ export interface ToolStreamProgressEvent extends Sequenced {
   type: 'tool.stream';
   phase: 'progress';
   callId: string;
-  /** Application data: render it, never trust its shape. */
-  progress: unknown;
+  /** Application data (JSON): render it, never trust its shape. */
+  progress?: unknown;
+  /** A preliminary result (JSON), replacing the last one. */
+  output?: unknown;
 }
 
 /**
- * The call ended with a result (server tools report no output, only `ok` and a code).
+ * The call ended with a result. A vRT server's tools report no output, only `ok` and a code;
+ * other runtimes (provider bridges, the AI SDK, AG-UI) send the output and a message.
  *
  * @example
- * const settled: ToolStreamSettledEvent = { type: 'tool.stream', phase: 'settled', callId: 'c1', ok: false, code: 'TIMEOUT' };
+ * const settled: ToolStreamSettledEvent = { type: 'tool.stream', phase: 'settled', callId: 'c1', ok: false, code: 'REJECTED', message: 'declined by the user' };
  */
 export interface ToolStreamSettledEvent extends Sequenced {
   type: 'tool.stream';
@@ -119,10 +125,14 @@ export interface ToolStreamSettledEvent extends Sequenced {
   callId: string;
   ok: boolean;
   code?: string;
+  /** What happened, in words (a failure's reason, a validator's message). */
+  message?: string;
+  /** The final result (JSON). */
+  output?: unknown;
 }
 
 /**
- * The server cancelled the call (a local interrupt is `toolgate.interrupt`, applied at once).
+ * The server cancelled the call (a local interrupt is the store's `interrupt`, applied at once).
  *
  * @example
  * const cancelled: ToolStreamCancelledEvent = { type: 'tool.stream', phase: 'cancelled', callId: 'c1' };
@@ -187,25 +197,13 @@ export interface SessionClosedEvent extends Sequenced {
 }
 
 /**
- * A local event: the user interrupted a turn. The client cancels every open call of that
- * turn at once, without waiting for the server (seed 000, "Watching a call").
- *
- * @example
- * store.getState().dispatch({ type: 'toolgate.interrupt', turnId: 't1' } satisfies LocalInterruptEvent); // what interrupt('t1') does
- */
-export interface LocalInterruptEvent {
-  type: 'toolgate.interrupt';
-  /** The turn to interrupt; without it, every open call is cancelled. */
-  turnId?: string;
-}
-
-/**
- * Every event the reducer acts on.
+ * Every session event the reducer acts on. (The page's own events, a local interrupt and an
+ * approval mark, are `LocalToolEvent`s: they never come from a session.)
  *
  * @example
  * const state = reduceToolEvent(initialToolStreamState(), { type: 'closed' } satisfies ToolEvent);
  */
-export type ToolEvent = ToolStreamEvent | ToolPreviewEvent | SessionClosedEvent | LocalInterruptEvent;
+export type ToolEvent = ToolStreamEvent | ToolPreviewEvent | SessionClosedEvent;
 
 /* ------------------------------------------------------------------ results */
 

@@ -50,8 +50,12 @@ export interface ToolgateProviderProps {
   storeOptions?: ToolStreamStoreOptions;
   /** Options of the host the provider makes (`timeoutMs`, …). */
   hostOptions?: AppToolHostOptions;
-  /** Told of events and messages that were refused: malformed, unknown call, failed sends. */
-  onError?: (reason: string, detail?: unknown) => void;
+  /**
+   * Told of events and messages that were refused: malformed, unknown call, a frame naming the
+   * page's own events, failed sends. `code` says why, where the part that refused gives one (the
+   * tool-call store's codes: `malformed`, `unknown-call`, `local-only`, …).
+   */
+  onError?: (reason: string, detail?: unknown, code?: string) => void;
   /** Each tool's own view, by tool name, for every `<ToolCallList>` below (see `defineToolRenderer`). */
   renderers?: ToolRenderers;
   children?: ReactNode;
@@ -184,7 +188,7 @@ function usePerSession(props: ToolgateProviderProps, report: Report): Owned {
         props.store ??
         createToolStreamStore({
           previewMode: previewModeOf(props.session),
-          onError: (reason, event) => report.current?.(reason, event),
+          onError: (reason, event, code) => report.current?.(reason, event, code),
           ...props.storeOptions,
         }),
       host: props.host ?? createAppToolHost(props.hostOptions),

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   explainToolEvent,
   initialToolStreamState,
+  reduceLocalToolEvent,
   reduceToolEvent,
+  type LocalToolEvent,
   type ToolCall,
   type ToolStreamState,
 } from 'toolgate/core';
@@ -60,7 +62,7 @@ describe('reduceToolEvent: the lifecycle of a call (seed 000, "Watching a call")
   it('settles with ok and code, and no output (the server sends none)', () => {
     const s = run([e.start('c1'), e.complete('c1', {}), e.settled('c1', false, 'TIMEOUT')]);
     expect(call(s)).toMatchObject({ status: 'settled', ok: false, code: 'TIMEOUT', endedAt: 3 });
-    expect(call(s)).not.toHaveProperty('output');
+    expect(call(s).output).toBeUndefined();
   });
 
   it('fails a call whose model stopped before completing the arguments, keeping the last preview', () => {
@@ -190,7 +192,8 @@ describe('reduceToolEvent: out of order, unknown and repeated events change noth
 });
 
 describe('interrupt: the client cancels every open call of the turn at once', () => {
-  const interrupt = (turnId?: string) => (turnId === undefined ? { type: 'toolgate.interrupt' } : { type: 'toolgate.interrupt', turnId });
+  // The page's own interrupt: a local event, through the reducer's local path (the store's interrupt()).
+  const interrupt = (turnId?: string): LocalToolEvent => (turnId === undefined ? { type: 'interrupt' } : { type: 'interrupt', turnId });
   const busy = run([
     e.start('a', { turnId: 't1' }),
     e.delta('a', '{"q": "ca'),
@@ -203,7 +206,7 @@ describe('interrupt: the client cancels every open call of the turn at once', ()
   ]);
 
   it('marks every open call of that turn cancelled, locally, without waiting for the server', () => {
-    const s = reduceToolEvent(busy, interrupt('t1'), { now: 99 });
+    const s = reduceLocalToolEvent(busy, interrupt('t1'), { now: 99 });
     expect(call(s, 'a')).toMatchObject({ status: 'cancelled', cancelledBy: 'local', endedAt: 99 });
     expect(call(s, 'a').partialArguments).toEqual({ q: 'ca' });
     expect(call(s, 'b').status).toBe('cancelled');
@@ -212,24 +215,24 @@ describe('interrupt: the client cancels every open call of the turn at once', ()
   });
 
   it("changes nothing with the server's later events for those calls, and its cancel is a silent echo", () => {
-    const s = reduceToolEvent(busy, interrupt('t1'));
+    const s = reduceLocalToolEvent(busy, interrupt('t1'));
     expect(reduceToolEvent(s, e.delta('a', 't"}'))).toBe(s);
     expect(reduceToolEvent(s, e.cancelled('a'))).toBe(s);
     expect(explainToolEvent(s, e.cancelled('a')).outcome).toBe('ignored');
   });
 
   it('keeps a settled that arrives after the local cancel as lateOutcome, shown, never hidden', () => {
-    const s = run([e.settled('b', true)], reduceToolEvent(busy, interrupt('t1')));
+    const s = run([e.settled('b', true)], reduceLocalToolEvent(busy, interrupt('t1')));
     expect(call(s, 'b')).toMatchObject({ status: 'cancelled', lateOutcome: { ok: true } });
     expect(reduceToolEvent(s, e.settled('b', false))).toBe(s);
   });
 
   it('changes nothing when the turn has no open call', () => {
-    expect(reduceToolEvent(busy, interrupt('t9'))).toBe(busy);
+    expect(reduceLocalToolEvent(busy, interrupt('t9'))).toBe(busy);
   });
 
   it('cancels every open call when no turn is given', () => {
-    const s = reduceToolEvent(busy, interrupt());
+    const s = reduceLocalToolEvent(busy, interrupt());
     expect(['a', 'b', 'd'].map((id) => call(s, id).status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
   });
 });
@@ -303,7 +306,7 @@ describe('legacy tool.preview events', () => {
 
   it('ends preview calls only by an interrupt (all without a turn) or closed', () => {
     const s = run([e.preview('p1', '{"q": 1}'), e.preview('p2', '{"q": 2', { turnId: 't2' })]);
-    const interrupted = reduceToolEvent(s, { type: 'toolgate.interrupt', turnId: 't1' });
+    const interrupted = reduceLocalToolEvent(s, { type: 'interrupt', turnId: 't1' });
     expect(call(interrupted, 'p1').status).toBe('cancelled');
     expect(call(interrupted, 'p2').status).toBe('streaming');
     expect(reduceToolEvent(interrupted, e.preview('p1', '{"q": 1}'))).toBe(interrupted);

@@ -5,6 +5,7 @@ import {
   TOOL_RESULT_CODES,
   TOOL_STREAM_PHASES,
   type ConfirmationOutcome,
+  type LocalToolEvent,
   type ServerMessage,
   type ToolCall,
   type ToolCallStatus,
@@ -43,8 +44,9 @@ describe('tool events', () => {
       case 'settled':
         expectTypeOf(streamEvent.ok).toEqualTypeOf<boolean>();
         expectTypeOf(streamEvent.code).toEqualTypeOf<string | undefined>();
-        // @ts-expect-error: settled carries no output (seed 000: server tools report none)
-        void streamEvent.output;
+        // Round 2: other runtimes send a result and its message (a vRT server's tools send none).
+        expectTypeOf(streamEvent.output).toBeUnknown();
+        expectTypeOf(streamEvent.message).toEqualTypeOf<string | undefined>();
         break;
       case 'cancelled':
         expectTypeOf(streamEvent).toHaveProperty('callId');
@@ -67,12 +69,18 @@ describe('tool events', () => {
     } else if (event.type === 'tool.preview') {
       expectTypeOf(event.arguments).toBeUnknown();
       expectTypeOf(event.name).toEqualTypeOf<string | undefined>();
-    } else if (event.type === 'closed') {
-      expectTypeOf(event.seq).toEqualTypeOf<number | undefined>();
     } else {
-      expectTypeOf(event.type).toEqualTypeOf<'toolgate.interrupt'>();
-      expectTypeOf(event.turnId).toEqualTypeOf<string | undefined>();
+      expectTypeOf(event.type).toEqualTypeOf<'closed'>();
+      expectTypeOf(event.seq).toEqualTypeOf<number | undefined>();
     }
+  });
+
+  it('keep the page\'s own events out of the session events', () => {
+    // A local interrupt or an approval mark is a LocalToolEvent: no session event has its type.
+    expectTypeOf<Extract<ToolEvent, { type: LocalToolEvent['type'] }>>().toBeNever();
+    const local = {} as LocalToolEvent;
+    if (local.type === 'approval') expectTypeOf(local.mark.approval).toEqualTypeOf<'awaiting' | 'approved' | 'denied' | 'expired'>();
+    else expectTypeOf(local.turnId).toEqualTypeOf<string | undefined>();
   });
 
   it('list exactly the phases of the union', () => {

@@ -21,12 +21,13 @@ import {
   createToolStreamStore,
   explainToolEvent,
   initialToolStreamState,
+  type LocalToolEvent,
   type ToolCall,
   type ToolEventVerdict,
   type ToolStreamState,
 } from 'toolgate/core';
 import { callOf } from '../../src/core/call-table';
-import { stepToolEvent } from '../../src/core/reducer';
+import { stepLocalToolEvent, stepToolEvent } from '../../src/core/reducer';
 import type { PreviewMode } from '../../src/core/legacy-preview';
 import { isConsistentPreview } from '../core/preview-consistency';
 
@@ -318,7 +319,8 @@ function build(s: Scenario): unknown[] {
         break;
       }
       case 'interrupt':
-        events.splice(at(d.at), 0, d.turn === undefined ? { type: 'toolgate.interrupt' } : { type: 'toolgate.interrupt', turnId: d.turn });
+        // The page's own interrupt: a local event, which the driver applies through the local path.
+        events.splice(at(d.at), 0, { local: d.turn === undefined ? { type: 'interrupt' } : { type: 'interrupt', turnId: d.turn } });
         break;
     }
   }
@@ -400,7 +402,7 @@ function check(events: unknown[], mode: PreviewMode, tally: Tally, fail: (why: s
     const before = state;
     let step: ReturnType<typeof stepToolEvent<ToolStreamState>>;
     try {
-      step = stepToolEvent(before, event, { now: i + 1 });
+      step = stepAny(before, event, { now: i + 1 });
     } catch (error) {
       fail(`event ${i} threw: ${String(error)}`);
     }
@@ -416,8 +418,10 @@ function check(events: unknown[], mode: PreviewMode, tally: Tally, fail: (why: s
     // Ignored and rejected events return the very same state; an applied one a new state.
     if (verdict.outcome !== 'applied' && after !== before) fail(`event ${i} was ${verdict.outcome} but the state changed`);
     if (verdict.outcome === 'applied' && after === before) fail(`event ${i} was applied but the state is the same object`);
-    const explained = explainToolEvent(before, event);
-    if (explained.outcome !== verdict.outcome) fail(`event ${i}: explainToolEvent says ${explained.outcome}, the reducer ${verdict.outcome}`);
+    if (!isLocalInterrupt(event)) {
+      const explained = explainToolEvent(before, event);
+      if (explained.outcome !== verdict.outcome) fail(`event ${i}: explainToolEvent says ${explained.outcome}, the reducer ${verdict.outcome}`);
+    }
 
     // After closed: empty, and it stays so.
     if (before.closed && after !== before) fail(`event ${i} changed a closed session`);
@@ -546,7 +550,7 @@ describe('the reducer over random event sequences', () => {
           const before = store.getState();
           const notifiedBefore = notified;
           const reportsBefore = reports.length;
-          if (isLocalInterrupt(event)) store.getState().interrupt((event as { turnId?: string }).turnId);
+          if (isLocalInterrupt(event)) store.getState().interrupt((event as { local: { turnId?: string } }).local.turnId);
           else store.getState().dispatch(event);
           const changed = store.getState() !== before;
           const notifications = notified - notifiedBefore;
@@ -564,7 +568,7 @@ describe('the reducer over random event sequences', () => {
 
         // 3. Purity: reducing an older state again gives what it gave the first time, and changes it not.
         let again = older;
-        for (let i = k; i < events.length; i++) again = stepToolEvent(again, events[i], { now: i + 1 }).state;
+        for (let i = k; i < events.length; i++) again = stepAny(again, events[i], { now: i + 1 }).state;
         if (show(again) !== lastShown) fail(`reducing state ${k} again gave another result`);
         if (show(older) !== olderShown) fail(`state ${k} changed after it was reduced again`);
       }),
@@ -632,8 +636,18 @@ describe('the reducer with arguments of extreme shape', () => {
   }, 60_000);
 });
 
+/** A local interrupt the scenario inserted: `{ local: { type: 'interrupt', turnId? } }`, applied as the page's own event. */
 function isLocalInterrupt(event: unknown): boolean {
-  return isJsonShaped(event) && typeof event === 'object' && event !== null && (event as Ev).type === 'toolgate.interrupt' && Object.keys(event).every((k) => k === 'type' || k === 'turnId') && ((event as Ev).turnId === undefined || typeof (event as Ev).turnId === 'string');
+  try {
+    return isJsonShaped(event) && typeof event === 'object' && event !== null && 'local' in event && Object.keys(event).length === 1;
+  } catch {
+    return false; // a hostile value (a Proxy whose traps throw) is a session's, never the page's
+  }
+}
+
+/** Session events through stepToolEvent; the page's own interrupts through stepLocalToolEvent (what store.interrupt does). */
+function stepAny(state: ToolStreamState, event: unknown, meta: { now: number }): ReturnType<typeof stepToolEvent<ToolStreamState>> {
+  return isLocalInterrupt(event) ? stepLocalToolEvent(state, (event as { local: LocalToolEvent }).local, meta) : stepToolEvent(state, event, meta);
 }
 
 function safeJson(value: unknown): string {

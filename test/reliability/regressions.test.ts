@@ -9,7 +9,9 @@ import {
   createConfirmationController,
   explainToolEvent,
   initialToolStreamState,
+  reduceLocalToolEvent,
   reduceToolEvent,
+  type LocalToolEvent,
   type ToolStreamState,
 } from 'toolgate/core';
 import { callOf } from '../../src/core/call-table';
@@ -35,13 +37,18 @@ describe('found by the reducer property', () => {
   it('keeps a call the user cancelled while only previews showed it cancelled when its tool.stream start arrives', () => {
     const events = [
       e.preview('c1', '{"q": "ca', { turnId: 't1' }),
-      { type: 'toolgate.interrupt', turnId: 't1' },
+      { local: { type: 'interrupt', turnId: 't1' } as LocalToolEvent },
       e.start('c1', { turnId: 't1' }),
       e.delta('c1', '{"q": "cats"}'),
       e.complete('c1', { q: 'cats' }),
       e.settled('c1', true),
     ];
-    const states = events.reduce<ToolStreamState[]>((all, event, i) => [...all, reduceToolEvent(all[i] as ToolStreamState, event, { now: i })], [
+    // The page's own interrupt goes through the reducer's local path; the session's events through reduceToolEvent.
+    const step = (state: ToolStreamState, event: unknown, now: number) =>
+      typeof event === 'object' && event !== null && 'local' in event
+        ? reduceLocalToolEvent(state, (event as { local: LocalToolEvent }).local, { now })
+        : reduceToolEvent(state, event, { now });
+    const states = events.reduce<ToolStreamState[]>((all, event, i) => [...all, step(all[i] as ToolStreamState, event, i)], [
       initialToolStreamState(),
     ]);
     expect(callOf(states[2] as ToolStreamState, 'c1')?.status).toBe('cancelled');

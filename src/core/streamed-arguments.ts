@@ -1,0 +1,83 @@
+/**
+ * Whether a call's final arguments agree with the text that streamed before them.
+ *
+ * DESIGN "The wire": an `arguments-complete` that disagrees with the streamed text keeps the final
+ * value, marks `argumentsMismatch` and says so through `onError`; it must never switch the call
+ * silently. Values are compared as canonical JSON (RFC 8785), so key order, spacing and number
+ * spelling do not count. Text that stopped short of a whole value is compared with what it shows:
+ * its preview must not contradict the final value (the rule every preview keeps).
+ */
+import { createArgumentsParser, type ArgumentsPath } from './arguments-parser';
+import { canonicalJson } from './canonical-json';
+import type { JsonValue } from './json-value';
+
+/** What the streamed text says about the final value: nothing to compare, agreement, or why not. */
+export type StreamAgreement = { agrees: true } | { agrees: false; reason: string };
+
+const AGREES: StreamAgreement = { agrees: true };
+
+/**
+ * Compare the final arguments with the streamed text's reading of them.
+ *
+ * @param text the streamed argument text (`''` when nothing streamed: nothing to compare)
+ * @param streamed the text's value when it is whole JSON, else its preview
+ * @param complete whether the text is one whole JSON value
+ * @param error why the text can never be JSON, if it cannot
+ */
+export function compareWithStream(text: string, streamed: unknown, complete: boolean, error: string | undefined, final: JsonValue): StreamAgreement {
+  if (text.trim() === '') return AGREES;
+  if (error !== undefined) {
+    return { agrees: false, reason: `the streamed argument text is not JSON (${error}); the final arguments replace it` };
+  }
+  try {
+    if (complete) {
+      return canonicalJson(streamed as JsonValue) === canonicalJson(final)
+        ? AGREES
+        : { agrees: false, reason: `the final arguments ${excerpt(canonicalJson(final))} differ from the streamed text ${excerpt(canonicalJson(streamed as JsonValue))}` };
+    }
+    return fits(streamed, final)
+      ? AGREES
+      : { agrees: false, reason: `the final arguments ${excerpt(canonicalJson(final))} contradict what the streamed text showed ${excerpt(canonicalJson(streamed as JsonValue))}` };
+  } catch {
+    // Too deep to walk, or a lone surrogate that canonical JSON refuses: nothing can be claimed.
+    return AGREES;
+  }
+}
+
+/** Whether a preview (closed values whole, open strings and containers cut short) fits `final`. */
+function fits(preview: unknown, final: unknown): boolean {
+  if (preview === undefined) return true;
+  if (typeof preview === 'string') return typeof final === 'string' && final.startsWith(preview);
+  if (typeof preview !== 'object' || preview === null) return preview === final;
+  if (Array.isArray(preview)) {
+    if (!Array.isArray(final) || preview.length > final.length) return false;
+    return preview.every((item, i) => fits(item, final[i]));
+  }
+  if (typeof final !== 'object' || final === null || Array.isArray(final)) return false;
+  for (const key of Object.keys(preview)) {
+    if (!Object.prototype.hasOwnProperty.call(final, key)) return false;
+    if (!fits((preview as Record<string, unknown>)[key], (final as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/**
+ * The first key written twice in JSON text (given as a string to `arguments-complete`), which
+ * `JSON.parse` resolves silently to the last value.
+ */
+export function duplicateKeyIn(text: string): ArgumentsPath | undefined {
+  const parser = createArgumentsParser({ keepText: false });
+  parser.append(text);
+  return parser.duplicateKeyPath;
+}
+
+/** A path as people write it: `legs[0].from`. */
+export function formatArgumentsPath(path: ArgumentsPath): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
+  return out === '' ? '(the arguments)' : out;
+}
+
+function excerpt(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
