@@ -98,14 +98,11 @@ const ENVELOPE_KEYS = new Set(['data', 'payload', 'message', 'frame', 'body', 'd
 
 /**
  * Letters that look like Latin ones but are not (Cyrillic, Greek, others) and digits used as
- * letters, folded to the letter they imitate. NFKD already folds full-width, ligature, math and
- * accented forms.
+ * letters, each folded to the letter at the same place in `LATIN_OF`. NFKD already folds
+ * full-width, ligature, math and accented forms.
  */
-const LOOK_ALIKES: Readonly<Record<string, string>> = {
-  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l', г: 'r', п: 'n', т: 't', к: 'k', м: 'm', в: 'b', н: 'h', ь: 'b', ɡ: 'g', ɑ: 'a', ı: 'i', ȷ: 'j', ℓ: 'l', ʟ: 'l', ꞃ: 'r', ᴛ: 't', ᴏ: 'o', ᴀ: 'a', ɢ: 'g', ᴇ: 'e', ʀ: 'r', ᴘ: 'p', ᴜ: 'u', ᴠ: 'v', ᴍ: 'm', ɪ: 'i', ɴ: 'n',
-  α: 'a', ε: 'e', ο: 'o', ρ: 'p', τ: 't', υ: 'u', ν: 'v', ι: 'i', κ: 'k', χ: 'x', μ: 'm', η: 'n', γ: 'y', λ: 'l', ϲ: 'c', ϳ: 'j',
-  '0': 'o', '1': 'l', '3': 'e', '4': 'a', '5': 's', '7': 't', '9': 'g', '|': 'l', '!': 'i', '@': 'a', $: 's',
-};
+const LOOK_ALIKE = 'аеорсухіјѕԁԛԝһӏгпткмвньɡɑıȷℓʟꞃᴛᴏᴀɢᴇʀᴘᴜᴠᴍɪɴαεορτυνικχμηγλϲϳ0134579|!@$';
+const LATIN_OF = 'aeopcyxijsdqwhlrntkmbhbgaijllrtoagerpuvminaeoptuvikxmnylcjoleastglias';
 
 /**
  * A name as a person would read it: compatibility-decomposed, lower case, marks dropped, look-alike
@@ -115,7 +112,8 @@ function fold(name: string): string {
   const decomposed = name.normalize('NFKD').toLowerCase().normalize('NFKD');
   let out = '';
   for (const ch of decomposed) {
-    const folded = LOOK_ALIKES[ch] ?? ch;
+    const at = LOOK_ALIKE.indexOf(ch);
+    const folded = at < 0 ? ch : (LATIN_OF[at] as string);
     if (folded >= 'a' && folded <= 'z') out += folded;
   }
   return out;

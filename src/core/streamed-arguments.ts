@@ -3,12 +3,14 @@
  *
  * DESIGN "The wire": an `arguments-complete` that disagrees with the streamed text keeps the final
  * value, marks `argumentsMismatch` and says so through `onError`; it must never switch the call
- * silently. Values are compared as canonical JSON (RFC 8785), so key order, spacing and number
- * spelling do not count. Text that stopped short of a whole value is compared with what it shows:
- * its preview must not contradict the final value (the rule every preview keeps).
+ * silently. Values are compared as canonical JSON (RFC 8785) compares them, so key order, spacing
+ * and number spelling do not count: two JSON values have the same canonical text exactly when they
+ * are equal as values (`sameJson`; a test holds the two equal), and comparing the values needs
+ * neither text nor the canonical serializer in the store's bundle. Text that stopped short of a
+ * whole value is compared with what it shows: its preview must not contradict the final value
+ * (the rule every preview keeps).
  */
 import { createArgumentsParser, type ArgumentsPath } from './arguments-parser';
-import { canonicalJson } from './canonical-json';
 import type { JsonValue } from './json-value';
 
 /** What the streamed text says about the final value: nothing to compare, agreement, or why not. */
@@ -30,18 +32,30 @@ export function compareWithStream(text: string, streamed: unknown, complete: boo
     return { agrees: false, reason: `the streamed argument text is not JSON (${error}); the final arguments replace it` };
   }
   try {
-    if (complete) {
-      return canonicalJson(streamed as JsonValue) === canonicalJson(final)
-        ? AGREES
-        : { agrees: false, reason: `the final arguments ${excerpt(canonicalJson(final))} differ from the streamed text ${excerpt(canonicalJson(streamed as JsonValue))}` };
-    }
-    return fits(streamed, final)
-      ? AGREES
-      : { agrees: false, reason: `the final arguments ${excerpt(canonicalJson(final))} contradict what the streamed text showed ${excerpt(canonicalJson(streamed as JsonValue))}` };
+    if (complete ? sameJson(streamed, final) : fits(streamed, final)) return AGREES;
+    const verb = complete ? 'differ from the streamed text' : 'contradict what the streamed text showed';
+    return { agrees: false, reason: `the final arguments ${excerpt(JSON.stringify(final))} ${verb} ${excerpt(JSON.stringify(streamed))}` };
   } catch {
-    // Too deep to walk, or a lone surrogate that canonical JSON refuses: nothing can be claimed.
+    // Too deep to walk: nothing can be claimed.
     return AGREES;
   }
+}
+
+/**
+ * Whether two JSON values are equal as values: what equal canonical JSON texts (RFC 8785) mean.
+ * Numbers compare by value (`-0` equals `0`, as canonical JSON writes both `0`), strings exactly,
+ * objects by their own keys in any order, arrays in order.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+  );
 }
 
 /** Whether a preview (closed values whole, open strings and containers cut short) fits `final`. */

@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { callOf, createArgumentsParser, createToolStreamStore, type ToolCall } from 'toolgate/core';
+import { createArgumentsParser, createToolStreamStore, type ToolCall } from 'toolgate/core';
+import { callOf } from '../../src/core/call-table';
+import { canonicalJson } from '../../src/core/canonical-json';
+import type { JsonValue } from '../../src/core/json-value';
+import { sameJson } from '../../src/core/streamed-arguments';
+import fc from 'fast-check';
 import { toolEvents as e } from 'toolgate/testing';
 
 function streamed(text: string, final: unknown, chunk = 3) {
@@ -18,7 +23,7 @@ describe('arguments-complete that contradicts the streamed text', () => {
     expect(call).toMatchObject({ status: 'issued', arguments: { to: 'mallory', amount: 5000000 }, argumentsMismatch: true });
     expect(call.partialArguments).toEqual({ to: 'mallory', amount: 5000000 });
     expect(codes).toEqual(['arguments-mismatch']);
-    expect(reasons[0]).toMatch(/call 'c1': the final arguments \{"amount":5000000,"to":"mallory"\} differ from the streamed text \{"amount":5,"to":"bob"\}/);
+    expect(reasons[0]).toMatch(/call 'c1': the final arguments \{"to":"mallory","amount":5000000\} differ from the streamed text \{"to":"bob","amount":5\}/);
   });
 
   it('compares by value: key order, spacing and number spelling do not count', () => {
@@ -86,3 +91,26 @@ describe('duplicate keys', () => {
     expect(codes).toEqual(['duplicate-key']);
   });
 });
+
+describe('comparing by value', () => {
+  it('says two JSON values are the same exactly when their canonical JSON (RFC 8785) is the same (2,000 pairs, seed 1592590400)', () => {
+    const value = fc.jsonValue({ maxDepth: 3 });
+    // Pairs that are often equal: a value and a reordered, respelled copy of it, or two values.
+    const pair = fc.oneof(
+      fc.tuple(value, value),
+      value.map((v) => [v, JSON.parse(JSON.stringify(reorder(v)))] as const),
+      fc.tuple(fc.constantFrom(0, -0, 1e21, 1e-7, 5), fc.constantFrom(0, -0, 1e21, 1e-7, 5.0)),
+    );
+    fc.assert(
+      fc.property(pair, ([a, b]) => sameJson(a, b) === (canonicalJson(a as JsonValue) === canonicalJson(b as JsonValue))),
+      { seed: 1592590400, numRuns: 2000 },
+    );
+  });
+});
+
+/** The same value with every object's keys in reverse order. */
+function reorder(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(reorder);
+  if (typeof v !== 'object' || v === null) return v;
+  return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reorder(x)]));
+}
