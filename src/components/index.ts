@@ -7,7 +7,32 @@ export { ToolCallList, type ToolCallListProps } from './tool-call-list';
 export { ToolStatusAnnouncer, type ToolStatusAnnouncerProps } from './tool-status-announcer';
 export { ToolTimeline, type ToolTimelineProps } from './tool-timeline';
 export { HoldButton, type ConfirmStep, type HoldButtonProps } from './confirm-step';
-export { ConfirmToolDialog, type ConfirmToolDialogProps, type ConfirmToolLabelsOverride } from './confirm-tool-dialog';
+export { ConfirmToolDialog, type ConfirmToolDialogProps } from './confirm-tool-dialog';
+export { ConfirmToolDialogRoot, type ConfirmToolDialogRootProps } from './confirm-dialog-root';
+export {
+  ConfirmToolDialogApprove,
+  ConfirmToolDialogArguments,
+  ConfirmToolDialogContent,
+  ConfirmToolDialogDeny,
+  ConfirmToolDialogDescription,
+  ConfirmToolDialogFingerprint,
+  ConfirmToolDialogOverlay,
+  ConfirmToolDialogPortal,
+  ConfirmToolDialogQueueCount,
+  ConfirmToolDialogTitle,
+  useConfirmToolDialog,
+  type ConfirmToolDialogApproveProps,
+  type ConfirmToolDialogArgumentsProps,
+  type ConfirmToolDialogContentProps,
+  type ConfirmToolDialogContextValue,
+  type ConfirmToolDialogDenyProps,
+  type ConfirmToolDialogDescriptionProps,
+  type ConfirmToolDialogFingerprintProps,
+  type ConfirmToolDialogOverlayProps,
+  type ConfirmToolDialogPortalProps,
+  type ConfirmToolDialogQueueCountProps,
+  type ConfirmToolDialogTitleProps,
+} from './confirm-dialog-parts';
 export {
   ToolCallApproval,
   ToolCallError,

@@ -1,6 +1,6 @@
 import { Component, useId, type ComponentPropsWithoutRef, type ErrorInfo, type ReactNode } from 'react';
 import type { AppToolHost } from '../core/app-tool-host';
-import type { ConfirmationController } from '../core/confirmation-machine';
+import type { ConfirmationController } from '../core/confirmation-types';
 import { formatNumber, useLabels } from '../hooks/labels';
 import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useCallApproval } from '../hooks/use-call-approval';

@@ -11,7 +11,8 @@
 
 import { isTerminalStatus, type ToolCallStatus } from './call-lifecycle';
 import { callOf as readCall } from './call-table';
-import type { ConfirmationController, ConfirmationOutcome } from './confirmation-machine';
+import type { ConfirmationController, ConfirmationOutcome } from './confirmation-types';
+import type { ErrorReporter } from './external-store';
 import type { ToolSession } from './session';
 import type { ToolDescriptor } from './tool-descriptor';
 import type { ClientMessage, ToolApprovalRequestMessage } from './wire';
@@ -40,6 +41,15 @@ function explainApprovalRequest(value: unknown): string | undefined {
   if (!RISKS.includes(value.risk)) return 'risk is not low, medium or high';
   if (value.effect !== undefined && value.effect !== 'read' && value.effect !== 'write') return 'effect is not read or write';
   return undefined;
+}
+
+/** Report through `onError`, which may itself throw: nothing safer is left to tell then, and the listener goes on. */
+function tell(onError: ErrorReporter | undefined, reason: string, detail: unknown, code: string): void {
+  try {
+    onError?.(reason, detail, code);
+  } catch {
+    // The reporter threw.
+  }
 }
 
 /**
@@ -116,11 +126,14 @@ export function answerToolApprovalRequest(
  * Options of {@link connectApprovalGate}.
  *
  * @example
- * connectApprovalGate(session, confirmations, { onError: (reason) => console.warn(reason) });
+ * connectApprovalGate(session, confirmations, { onError: (reason, event, code) => console.warn(code, reason, event) });
  */
 export interface ApprovalGateOptions {
-  /** A `tool.approval-request` that is malformed; answered `approved: false` when it has a requestId. */
-  onError?: (reason: string, event: unknown) => void;
+  /**
+   * Told of a `tool.approval-request` that is malformed, as `(reason, event, 'malformed-approval-request')`;
+   * it is answered `approved: false` when it has a requestId.
+   */
+  onError?: ErrorReporter;
   /**
    * The session's tool-call store (or anything shaped like it). A request whose call has ended
    * there (`settled`, `cancelled`, `failed`: e.g. its turn was interrupted here) is withdrawn
@@ -202,7 +215,7 @@ export function connectApprovalGate(
     if (event.type !== 'tool.approval-request') return;
     const problem = explainApprovalRequest(event);
     if (problem !== undefined) {
-      options.onError?.(`malformed tool.approval-request: ${problem}`, event);
+      tell(options.onError, `malformed tool.approval-request: ${problem}`, event, 'malformed-approval-request');
       const requestId = event.requestId;
       if (typeof requestId === 'string' && requestId !== '' && !seen.has(requestId)) {
         // Deny what cannot be shown, so the gate does not wait for ever.

@@ -66,15 +66,15 @@ export { CanonicalJsonError, canonicalJson } from './canonical-json';
 export { fingerprintJson, formatFingerprint, type Fingerprint } from './fingerprint';
 export type { ToolDescriptor, ToolEffect } from './tool-descriptor';
 export { ToolRoomError, ToolRoomUnknownOutcomeError, type ToolRoom } from './room';
-export {
-  createConfirmationController,
-  type CheckOutcome,
-  type ConfirmationController,
-  type ConfirmationControllerOptions,
-  type ConfirmationOutcome,
-  type ConfirmationRequest,
-  type ConfirmationState,
-  type ConfirmationStatus,
-  type ConfirmationView,
-} from './confirmation-machine';
+export type { ConfirmationStatus } from './confirmation-machine';
+export type {
+  CheckOutcome,
+  ConfirmationController,
+  ConfirmationControllerOptions,
+  ConfirmationOutcome,
+  ConfirmationRequest,
+  ConfirmationState,
+  ConfirmationView,
+} from './confirmation-types';
+export { createConfirmationController } from './confirmation-controller';
 export { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';

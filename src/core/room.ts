@@ -8,6 +8,8 @@
  * blindly retrying a write."
  */
 
+import { describeThrown } from './external-store';
+
 /**
  * A room, where tools run under its authority once a person approved them. `confirmTool` needs `tool:confirm:NAME` and returns an id bound to
  * the room, the tool and the hash of the arguments, consumed by one `invokeTool`.
@@ -99,24 +101,35 @@ export type RoomErrorKind = 'definite' | 'unknown';
  * classifyRoomError(new Error('socket hang up'))      // 'unknown'
  */
 export function classifyRoomError(error: unknown): RoomErrorKind {
-  if (typeof error === 'object' && error !== null && (error as { definite?: unknown }).definite === true) {
-    return 'definite';
+  // Read defensively: the error is the room's (or `onApprove`'s) value, and a getter or a Proxy
+  // trap that throws must not stop the flow. What cannot be read says nothing definite.
+  try {
+    if (typeof error === 'object' && error !== null && (error as { definite?: unknown }).definite === true) return 'definite';
+  } catch {
+    // unreadable: unknown
   }
   return 'unknown';
 }
 
 /**
- * A readable reason for an error of any kind (its message, or its text).
+ * A readable reason for an error of any kind (its message, or its text). Never throws: an error
+ * whose `message` getter, `toString` or Proxy traps throw is described as well as it can be
+ * (`describeThrown`), or by `fallback`.
  *
  * @example
  * reasonOf(new Error('missing tool:confirm:transfer')) // 'missing tool:confirm:transfer'
  */
 export function reasonOf(error: unknown, fallback = 'unknown error'): string {
-  if (error instanceof Error) return error.message !== '' ? error.message : error.name;
-  if (typeof error === 'string' && error !== '') return error;
-  if (typeof error === 'object' && error !== null) {
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string' && message !== '') return message;
+  try {
+    if (error instanceof Error) return error.message !== '' ? error.message : error.name;
+    if (typeof error === 'string' && error !== '') return error;
+    if (typeof error === 'object' && error !== null) {
+      const message = (error as { message?: unknown }).message;
+      if (typeof message === 'string' && message !== '') return message;
+    }
+    return fallback;
+  } catch {
+    const described = describeThrown(error);
+    return described === 'a value that cannot be described' ? fallback : described;
   }
-  return fallback;
 }

@@ -107,3 +107,44 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   holdHint: (approve) => `Press and hold ${approve} until it fills (or hold Enter or Space on it).`,
   holding: 'Keep holding…',
 };
+
+/**
+ * Any part of the dialog's strings; the records (`status`, `effect`, `problem`) may be given in part.
+ *
+ * @example
+ * const labels: ConfirmToolLabelsOverride = { approve: 'Send', status: { invoking: 'Sending…' } };
+ */
+export type ConfirmToolLabelsOverride = {
+  [K in keyof ConfirmToolLabels]?: ConfirmToolLabels[K] extends (...args: never[]) => unknown
+    ? ConfirmToolLabels[K]
+    : ConfirmToolLabels[K] extends object
+      ? Partial<ConfirmToolLabels[K]>
+      : ConfirmToolLabels[K];
+};
+
+const isRecord = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `base` with `override` laid over it, records (`status`, `effect`, `problem`) merged one level
+ * down. A `__proto__` key, at either level (as `JSON.parse` makes it from a locale file), is
+ * skipped: it never reaches a prototype, as in `mergeLabels`.
+ *
+ * @example
+ * mergeConfirmLabels(defaultConfirmLabels, { status: { invoking: 'Sending…' } }).status.done // 'Done': the rest is kept
+ */
+export function mergeConfirmLabels(base: ConfirmToolLabels, override: ConfirmToolLabelsOverride | Partial<ConfirmToolLabels> | undefined): ConfirmToolLabels {
+  if (!override || override === base) return base;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    if (value === undefined || key === '__proto__') continue;
+    const prior = merged[key];
+    merged[key] = isRecord(value) && isRecord(prior) ? layer(prior, value) : value;
+  }
+  return merged as unknown as ConfirmToolLabels;
+}
+
+function layer(prior: object, value: object): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...prior };
+  for (const [key, entry] of Object.entries(value)) if (key !== '__proto__' && entry !== undefined) out[key] = entry;
+  return out;
+}

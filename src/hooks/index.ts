@@ -1,15 +1,14 @@
 // The React hooks of `toolgate`, listed by name: what a page composes with. Shared helpers
 // (the renderers' context, the results watcher, the generic store selector) stay internal.
 export {
-  ToolgateProvider,
   useAppToolHost,
   useConfirmationController,
   useInterrupt,
   useToolgateContext,
   useToolgateStore,
   type ToolgateContextValue,
-  type ToolgateProviderProps,
 } from './context';
+export { ToolgateProvider, type ToolgateProviderProps } from './provider';
 export { useToolStream, useToolStreamStore, type ToolEventSource, type UseToolStreamOptions } from './use-tool-stream';
 export { useToolCall, useToolCalls } from './use-tool-call';
 export {
@@ -38,7 +37,7 @@ export {
   type UseToolTimelineOptions,
 } from './use-tool-timeline';
 export { useAppTool, useAppTools, type AppToolView, type UseAppToolOptions } from './use-app-tool';
-export type { ConfirmToolLabels } from './confirm-labels';
+export type { ConfirmToolLabels, ConfirmToolLabelsOverride } from './confirm-labels';
 export {
   useToolConfirmation,
   useToolConfirmationRequest,

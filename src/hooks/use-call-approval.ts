@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
-import type { ConfirmationController, ConfirmationState, ConfirmationView } from '../core/confirmation-machine';
+import { CONFIRMATION_STATUS_SETS } from '../core/confirmation-machine';
+import type { ConfirmationController, ConfirmationState, ConfirmationView } from '../core/confirmation-types';
 import type { ReadableStore } from './use-store-selector';
 import { useToolgateContext } from './context';
 import { useStoreSelector } from './use-store-selector';
@@ -42,7 +43,7 @@ const NO_CONFIRMATIONS: ReadableStore<ConfirmationState> = {
 /** Only a request still waiting for its answer counts: once approved it runs, and the card says so through the call. */
 function find(state: ConfirmationState, callId: string): Found {
   const all = state.current ? [state.current, ...state.queue] : state.queue;
-  const at = all.findIndex((view) => view.callId === callId && (view.status === 'idle' || view.status === 'reviewing'));
+  const at = all.findIndex((view) => view.callId === callId && CONFIRMATION_STATUS_SETS.awaitingDecision.has(view.status));
   return at < 0 ? NONE : { view: all[at] as ConfirmationView, ahead: at };
 }
 

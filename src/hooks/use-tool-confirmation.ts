@@ -1,17 +1,18 @@
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type Dispatch, type SetStateAction } from 'react';
 import { useIsomorphicLayoutEffect } from './use-isomorphic-layout-effect';
-import {
-  createConfirmationController,
-  type ApprovalContext,
-  type CheckOutcome,
-  type ConfirmationController,
-  type ConfirmationOutcome,
-  type ConfirmationRequest,
-  type ConfirmationState,
-  type ConfirmationStatus,
-  type ConfirmationTarget,
-  type ConfirmationView,
-} from '../core/confirmation-machine';
+import { createConfirmationController } from '../core/confirmation-controller';
+import type { ConfirmationStatus } from '../core/confirmation-machine';
+import type {
+  ApprovalContext,
+  CheckOutcome,
+  ConfirmationController,
+  ConfirmationOutcome,
+  ConfirmationRequest,
+  ConfirmationState,
+  ConfirmationTarget,
+  ConfirmationView,
+} from '../core/confirmation-types';
+import type { ErrorReporter } from '../core/external-store';
 import type { JsonValue } from '../core/json-value';
 import type { ToolRoom } from '../core/room';
 import { resolveToolDescriptor, type ToolDescriptor } from '../core/tool-descriptor';
@@ -141,8 +142,11 @@ export interface UseToolConfirmationRequestOptions {
   onResult?: ((outcome: ConfirmationOutcome, view: ConfirmationView) => void) | undefined;
   /** The application's check, offered after an unknown outcome of a write. */
   checkOutcome?: CheckOutcome | undefined;
-  /** The request could not be made (no room and no `onApprove`, no tool name): shown as `refused`, and told here. */
-  onError?: ((reason: string) => void) | undefined;
+  /**
+   * The request could not be made (no room and no `onApprove`, no tool name): shown as `refused`,
+   * and told here as `(reason, the error thrown, 'invalid-request')`.
+   */
+  onError?: ErrorReporter | undefined;
   /** A shared controller; by default one of its own, so the request does not queue behind others. */
   controller?: ConfirmationController | undefined;
 }
@@ -184,8 +188,6 @@ function locate(state: ConfirmationState, id: string | null): { view: Confirmati
   return at < 0 ? { view: null, ahead: 0 } : { view: state.queue[at] as ConfirmationView, ahead: at + (state.current ? 1 : 0) };
 }
 
-const HELD: ReadonlySet<ConfirmationStatus> = new Set(['refused', 'failed', 'uncertain']);
-
 /**
  * One proposed call, confirmed while `open` is true: the headless half of
  * `<ConfirmToolDialog open … />`. When `open` turns true the call is requested once (the
@@ -209,68 +211,7 @@ export function useToolConfirmationRequest(options: UseToolConfirmationRequestOp
   const state = useSyncExternalStore(controller.subscribe, controller.getState, controller.getInitialState);
   const open = options.open;
 
-  useEffect(() => {
-    if (!open) return;
-    const input = latest.current;
-    const signal = new AbortController();
-    let active = true;
-    let id: string | null = null;
-    const before = new Set<string>();
-    const prior = controller.getState();
-    if (prior.current) before.add(prior.current.id);
-    for (const view of prior.queue) before.add(view.id);
-    const direct = !resolveToolDescriptor(input.descriptor).requiresConfirmation;
-    setTracked({ id: null, view: null, outcome: null, direct });
-    const request: ConfirmationRequest = {
-      toolName: input.toolName,
-      arguments: input.arguments,
-      descriptor: input.descriptor ?? null,
-      signal: signal.signal,
-      ...(input.checkOutcome === undefined ? {} : { checkOutcome: input.checkOutcome }),
-      onDeny: (reason) => latest.current.onDeny?.(reason),
-      onResult: (outcome, view) => {
-        if (active) setTracked({ id: view.id, view, outcome, direct });
-        else if (HELD.has(outcome.status)) {
-          // Closed while it ran: nobody will dismiss it here, so it must not hold a shared queue.
-          controller.dismiss({ requestId: view.id });
-        }
-        latest.current.onResult?.(outcome, view);
-      },
-      ...(input.onApprove === undefined
-        ? input.room === undefined
-          ? {}
-          : { room: input.room }
-        : { onApprove: (args: JsonValue, context: ApprovalContext) => (latest.current.onApprove ?? input.onApprove)?.(args, context) }),
-    } as ConfirmationRequest;
-    let settled: Promise<ConfirmationOutcome>;
-    try {
-      settled = controller.request(request);
-    } catch (error) {
-      // No room and no onApprove (or no tool name): say so in the dialog instead of throwing in an effect.
-      const reason = error instanceof Error ? error.message : String(error);
-      const outcome: ConfirmationOutcome = { status: 'refused', reason };
-      setTracked({ id: null, view: null, outcome, direct: false });
-      // There is no request to go with it: tell the caller through onResult only when it can take the outcome alone.
-      latest.current.onError?.(outcome.reason);
-      return;
-    }
-    // A withdrawal rejects the promise; the outcome arrives through onResult.
-    settled.catch(() => {});
-    if (!direct) {
-      const now = controller.getState();
-      const mine = [now.current, ...now.queue].find((view) => view !== null && !before.has(view.id));
-      if (mine) {
-        id = mine.id;
-        setTracked((previous) => (previous.outcome !== null ? previous : { id: mine.id, view: mine, outcome: null, direct }));
-      }
-    }
-    return () => {
-      active = false;
-      // Withdraws it unless approved (the table refuses a withdrawal after approval).
-      signal.abort(new DOMException('The confirmation was closed', 'AbortError'));
-      if (id !== null) controller.dismiss({ requestId: id });
-    };
-  }, [open, controller]);
+  useEffect(() => (open ? requestOnce(controller, latest, setTracked) : undefined), [open, controller]);
 
   const { view: live, ahead } = locate(state, tracked.id);
   const view = live ?? tracked.view;
@@ -281,11 +222,65 @@ export function useToolConfirmationRequest(options: UseToolConfirmationRequestOp
 }
 
 /**
- * `true` once `status` has an outcome (the union of DESIGN "Confirmation").
- *
- * @example
- * isConfirmationOutcomeStatus('uncertain') // true
+ * Request the call once, for one opening, and track it; returns the cleanup that withdraws it
+ * unless it was approved (the table refuses a withdrawal after approval).
  */
-export function isConfirmationOutcomeStatus(status: ConfirmationStatus): status is ConfirmationOutcome['status'] {
-  return status === 'done' || status === 'denied' || status === 'refused' || status === 'failed' || status === 'uncertain';
+function requestOnce(
+  controller: ConfirmationController,
+  latest: { readonly current: UseToolConfirmationRequestOptions },
+  setTracked: Dispatch<SetStateAction<Tracked>>,
+): () => void {
+  const input = latest.current;
+  const signal = new AbortController();
+  let active = true;
+  let id: string | null = null;
+  const prior = controller.getState();
+  const before = new Set([prior.current, ...prior.queue].flatMap((view) => (view === null ? [] : [view.id])));
+  const direct = !resolveToolDescriptor(input.descriptor).requiresConfirmation;
+  setTracked({ id: null, view: null, outcome: null, direct });
+  const request = {
+    toolName: input.toolName,
+    arguments: input.arguments,
+    descriptor: input.descriptor ?? null,
+    signal: signal.signal,
+    ...(input.checkOutcome === undefined ? {} : { checkOutcome: input.checkOutcome }),
+    onDeny: (reason) => latest.current.onDeny?.(reason),
+    onResult: (outcome, view) => {
+      if (active) setTracked({ id: view.id, view, outcome, direct });
+      // Closed while it ran: nobody will dismiss it here, so it must not hold a shared queue
+      // (a no-op unless the table holds this outcome on screen).
+      else controller.dismiss({ requestId: view.id });
+      latest.current.onResult?.(outcome, view);
+    },
+    ...(input.onApprove === undefined
+      ? input.room === undefined
+        ? {}
+        : { room: input.room }
+      : { onApprove: (args: JsonValue, context: ApprovalContext) => (latest.current.onApprove ?? input.onApprove)?.(args, context) }),
+  } as ConfirmationRequest;
+  let settled: Promise<ConfirmationOutcome>;
+  try {
+    settled = controller.request(request);
+  } catch (error) {
+    // No room and no onApprove (or no tool name): say so in the dialog instead of throwing in an effect.
+    const reason = error instanceof Error ? error.message : String(error);
+    setTracked({ id: null, view: null, outcome: { status: 'refused', reason }, direct: false });
+    latest.current.onError?.(reason, error, 'invalid-request');
+    return () => {};
+  }
+  // A withdrawal rejects the promise; the outcome arrives through onResult.
+  settled.catch(() => {});
+  if (!direct) {
+    const now = controller.getState();
+    const mine = [now.current, ...now.queue].find((view) => view !== null && !before.has(view.id));
+    if (mine) {
+      id = mine.id;
+      setTracked((previous) => (previous.outcome !== null ? previous : { id: mine.id, view: mine, outcome: null, direct }));
+    }
+  }
+  return () => {
+    active = false;
+    signal.abort(new DOMException('The confirmation was closed', 'AbortError'));
+    if (id !== null) controller.dismiss({ requestId: id });
+  };
 }

@@ -177,7 +177,7 @@ describe('the server’s before-tool-call gate (tool.approval-request -> tool.ap
     ]);
 
     session.emit({ type: 'tool.approval-request', requestId: 'r3', name: 'x' }); // malformed
-    expect(onError).toHaveBeenCalledWith(expect.stringMatching(/malformed tool.approval-request/), expect.anything());
+    expect(onError).toHaveBeenCalledWith(expect.stringMatching(/malformed tool.approval-request/), expect.anything(), 'malformed-approval-request');
     expect(session.sent.at(-1)).toEqual({
       type: 'tool.approval',
       requestId: 'r3',

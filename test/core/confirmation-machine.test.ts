@@ -5,7 +5,15 @@ import {
   type ConfirmationOutcome,
   type ConfirmationStatus,
 } from 'toolgate/core';
-import { CONFIRMATION_EVENTS, CONFIRMATION_STATUSES, CONFIRMATION_TRANSITIONS, nextConfirmationStatus } from '../../src/core/confirmation-machine';
+import {
+  CONFIRMATION_EVENT_ROLES,
+  CONFIRMATION_EVENTS,
+  CONFIRMATION_STATUSES,
+  CONFIRMATION_STATUS_SETS,
+  CONFIRMATION_TRANSITIONS,
+  isConfirmationOutcomeStatus,
+  nextConfirmationStatus,
+} from '../../src/core/confirmation-machine';
 import { MISSING_TOOL_DESCRIPTOR, needsConfirmation, resolveToolDescriptor } from '../../src/core/tool-descriptor';
 import { classifyRoomError } from '../../src/core/room';
 
@@ -81,6 +89,60 @@ describe('the confirmation transition table', () => {
     }>();
     expectTypeOf<Extract<ConfirmationOutcome, { status: 'denied' }>>().toEqualTypeOf<{ readonly status: 'denied'; readonly reason?: string }>();
     expectTypeOf<Extract<ConfirmationOutcome, { status: 'uncertain' }>>().toEqualTypeOf<{ readonly status: 'uncertain'; readonly reason: string }>();
+  });
+});
+
+describe('what the table says, derived from it', () => {
+  const sorted = (set: ReadonlySet<string>) => [...set].sort();
+
+  it('gives every event a role', () => {
+    expect(Object.keys(CONFIRMATION_EVENT_ROLES).sort()).toEqual([...CONFIRMATION_EVENTS].sort());
+  });
+
+  it('calls final the statuses no event leaves', () => {
+    expect(sorted(CONFIRMATION_STATUS_SETS.final)).toEqual(['denied', 'done', 'refused', 'withdrawn']);
+  });
+
+  it("finds DESIGN's outcome union in the statuses a success, a problem or a decline reaches", () => {
+    expect(sorted(CONFIRMATION_STATUS_SETS.outcome)).toEqual(['denied', 'done', 'failed', 'refused', 'uncertain']);
+    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain'>();
+    for (const status of CONFIRMATION_STATUSES) expect(isConfirmationOutcomeStatus(status)).toBe(CONFIRMATION_STATUS_SETS.outcome.has(status));
+  });
+
+  it('holds on screen the outcomes a problem reaches: refused, failed, uncertain', () => {
+    expect(sorted(CONFIRMATION_STATUS_SETS.held)).toEqual(['failed', 'refused', 'uncertain']);
+  });
+
+  it('waits for a person where a deny is possible, and calls in flight the statuses only an answer leaves', () => {
+    expect(sorted(CONFIRMATION_STATUS_SETS.awaitingDecision)).toEqual(['idle', 'reviewing']);
+    expect(sorted(CONFIRMATION_STATUS_SETS.inFlight)).toEqual(['checking', 'confirming', 'invoking']);
+    // Nothing cancels a call in flight: no deny, no withdraw there.
+    for (const status of CONFIRMATION_STATUS_SETS.inFlight) {
+      expect(nextConfirmationStatus(status, 'deny')).toBeUndefined();
+      expect(nextConfirmationStatus(status, 'withdraw')).toBeUndefined();
+    }
+  });
+
+  it('knows the way from idle to the first end, and what ends a request', () => {
+    expect(sorted(CONFIRMATION_STATUS_SETS.beforeEnd)).toEqual(['confirming', 'idle', 'invoking', 'reviewing']);
+    expect(sorted(CONFIRMATION_STATUS_SETS.ended)).toEqual(['denied', 'done', 'failed', 'refused', 'uncertain', 'withdrawn']);
+  });
+
+  it('reaches each outcome by exactly one event, so an outcome names the event that settles it', () => {
+    const events = new Map<string, Set<string>>();
+    for (const status of CONFIRMATION_STATUSES) {
+      for (const [event, next] of Object.entries(CONFIRMATION_TRANSITIONS[status])) {
+        if (!CONFIRMATION_STATUS_SETS.outcome.has(next as ConfirmationStatus)) continue;
+        events.set(next, (events.get(next) ?? new Set()).add(event));
+      }
+    }
+    expect(Object.fromEntries([...events].map(([status, set]) => [status, [...set]]))).toEqual({
+      done: ['succeed'],
+      denied: ['deny'],
+      refused: ['refuse'],
+      failed: ['fail'],
+      uncertain: ['lose'],
+    });
   });
 });
 

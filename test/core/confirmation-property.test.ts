@@ -8,7 +8,7 @@ import {
   type JsonValue,
   type ToolDescriptor,
 } from 'toolgate/core';
-import type { OutcomeCheckResult } from '../../src/core/confirmation-machine';
+import type { OutcomeCheckResult } from '../../src/core/confirmation-types';
 import { createScriptedRoom, type ScriptedRoomFault } from 'toolgate/testing';
 
 // DESIGN "Quality bars": fixed fast-check seeds. Printed by fast-check on failure with the path.

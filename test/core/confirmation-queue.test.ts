@@ -246,8 +246,8 @@ describe('the confirmation queue', () => {
     await shown(confirmations);
     confirmations.approve();
     expect((await outcome).status).toBe('done');
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'broken listener' }));
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'broken onResult' }));
+    expect(onError).toHaveBeenCalledWith(expect.stringContaining('broken listener'), expect.objectContaining({ message: 'broken listener' }), 'listener-threw');
+    expect(onError).toHaveBeenCalledWith(expect.stringContaining('broken onResult'), expect.objectContaining({ message: 'broken onResult' }), 'listener-threw');
   });
 
   it('refuses a request without a room or onApprove, or with both, with a TypeError', () => {

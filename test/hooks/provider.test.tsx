@@ -117,4 +117,27 @@ describe('ToolgateProvider wiring a session', () => {
     act(() => session.emit({ type: 'tool.stream', phase: 'arguments-delta', callId: 'c1', delta: 5 }));
     expect(errors).toEqual(["tool.stream arguments-delta for call 'c1': delta must be a string, got number"]);
   });
+
+  it('reports with one shape, (reason, detail, code): a malformed approval request, and a confirmation listener that throws', async () => {
+    const session = createScriptedSession();
+    const errors: [string, unknown, string][] = [];
+    const ctx: { value?: ToolgateContextValue } = {};
+    render(
+      <ToolgateProvider session={session} onError={(reason, detail, code) => errors.push([reason, detail, code])}>
+        <Capture into={ctx} />
+      </ToolgateProvider>,
+    );
+    const malformed = { type: 'tool.approval-request', requestId: 'r1', name: 'x' };
+    act(() => session.emit(malformed));
+    expect(errors).toEqual([[expect.stringMatching(/^malformed tool.approval-request/), malformed, 'malformed-approval-request']]);
+
+    const confirmations = ctx.value!.confirmations;
+    const thrown = new Error('broken listener');
+    confirmations.subscribe(() => {
+      throw thrown;
+    });
+    act(() => void confirmations.request({ toolName: 'a', arguments: {}, onApprove: () => null }).catch(() => undefined));
+    await waitFor(() => expect(errors).toContainEqual(['a listener threw: Error: broken listener', thrown, 'listener-threw']));
+    act(() => void confirmations.withdrawAll());
+  });
 });

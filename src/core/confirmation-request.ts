@@ -1,0 +1,244 @@
+/**
+ * One request inside the controller: how it is taken in (checked, snapshotted, fingerprinted
+ * text), the record the controller keeps for it, the table's guards, and the frozen view and
+ * actions a dialog reads. Internal to the flow: `toolgate/core` exports none of it.
+ */
+
+import { canonicalJson } from './canonical-json';
+import {
+  CONFIRMATION_EVENT_ROLES,
+  CONFIRMATION_STATUS_SETS,
+  CONFIRMATION_STATUSES,
+  CONFIRMATION_TRANSITIONS,
+  nextConfirmationStatus,
+  type ConfirmationEvent,
+  type ConfirmationStatus,
+} from './confirmation-machine';
+import type {
+  ApprovalContext,
+  CheckOutcome,
+  ConfirmationActions,
+  ConfirmationOutcome,
+  ConfirmationRequest,
+  ConfirmationView,
+} from './confirmation-types';
+import type { Fingerprint } from './fingerprint';
+import { snapshotJson, type JsonValue } from './json-value';
+import { reasonOf, type ToolRoom } from './room';
+import { resolveToolDescriptor, type ToolDescriptor } from './tool-descriptor';
+
+/** What the controller keeps for one request. Only the controller changes it, through the table. */
+export interface Entry {
+  readonly id: string;
+  readonly input: ConfirmationRequest;
+  readonly toolName: string;
+  /** The deep-frozen arguments: shown, fingerprinted, confirmed and invoked (`null` when refused). */
+  readonly snapshot: JsonValue;
+  /** Their canonical JSON (RFC 8785), which the fingerprint hashes. */
+  readonly canonical: string;
+  readonly descriptor: Readonly<ToolDescriptor>;
+  readonly room: ToolRoom | undefined;
+  readonly onApprove: ((args: JsonValue, context: ApprovalContext) => unknown) | undefined;
+  readonly checkOutcome: CheckOutcome | undefined;
+  /** Needs no confirmation: invoked without review and never shown. */
+  readonly direct: boolean;
+  status: ConfirmationStatus;
+  fingerprint: Fingerprint | null;
+  /** It has been reviewed: an outcome it reaches stays shown until dismissed when the table holds it. */
+  shown: boolean;
+  confirmationId: string | null;
+  /** 1 for the first run, 2 after one retry, …: an answer for an older attempt changes nothing. */
+  attempt: number;
+  checked: boolean;
+  retryable: boolean;
+  outcome: ConfirmationOutcome | null;
+  view: ConfirmationView;
+  resolve: (outcome: ConfirmationOutcome) => void;
+  reject: (reason: unknown) => void;
+  detachSignal: () => void;
+}
+
+/** A request taken in: its record and the promise its caller holds, or the reason it was refused before review. */
+export interface Admitted {
+  readonly entry: Entry;
+  readonly promise: Promise<ConfirmationOutcome>;
+  /** Set when the arguments cannot be shown (not JSON, or no canonical form): it ends `refused` at once. */
+  readonly refusal: string | undefined;
+}
+
+/**
+ * Check a request and take it in. A request the caller got wrong (no tool name, no room and no
+ * `onApprove`, both) throws a TypeError at the call site; arguments that cannot be shown are not
+ * the caller's bug but the data's, and come back as a `refusal`.
+ */
+export function admitRequest(input: ConfirmationRequest, fallbackRoom: ToolRoom | undefined, checkOutcome: CheckOutcome | undefined, id: string): Admitted {
+  const path = pathOf(input, fallbackRoom);
+  const descriptor = resolveToolDescriptor(input.descriptor);
+  const taken = takeArguments(input.arguments);
+  let resolve!: Entry['resolve'];
+  let reject!: Entry['reject'];
+  const promise = new Promise<ConfirmationOutcome>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  const entry: Entry = {
+    id,
+    input,
+    toolName: input.toolName,
+    snapshot: taken.ok ? taken.snapshot : null,
+    canonical: taken.ok ? taken.canonical : '',
+    descriptor,
+    room: path.room,
+    onApprove: path.onApprove,
+    checkOutcome: input.checkOutcome ?? checkOutcome,
+    direct: !descriptor.requiresConfirmation,
+    status: 'idle',
+    fingerprint: null,
+    shown: false,
+    confirmationId: null,
+    attempt: 1,
+    checked: false,
+    retryable: false,
+    outcome: null,
+    view: undefined as unknown as ConfirmationView,
+    resolve,
+    reject,
+    detachSignal: () => {},
+  };
+  refresh(entry);
+  return { entry, promise, refusal: taken.ok ? undefined : taken.reason };
+}
+
+function pathOf(input: ConfirmationRequest, fallbackRoom: ToolRoom | undefined): Pick<Entry, 'room' | 'onApprove'> {
+  if (typeof input !== 'object' || input === null) throw new TypeError('request() needs a request object');
+  if (typeof input.toolName !== 'string' || input.toolName === '') throw new TypeError('request() needs a toolName (a non-empty string)');
+  if (input.onApprove !== undefined) {
+    if (typeof input.onApprove !== 'function') throw new TypeError('onApprove must be a function');
+    if (input.room !== undefined) throw new TypeError('Give a request either a room or onApprove, not both');
+    return { room: undefined, onApprove: input.onApprove };
+  }
+  const room = input.room ?? fallbackRoom;
+  if (room === undefined) throw new TypeError(`The request for "${input.toolName}" has no room (on it or on the controller) and no onApprove`);
+  return { room, onApprove: undefined };
+}
+
+/**
+ * DESIGN: "Snapshot the arguments once, deep-freeze them" and refuse what is not JSON before
+ * review. Taken when the request is taken in, so that nothing the caller does to its object later
+ * reaches the screen, the fingerprint, confirmTool or invokeTool.
+ */
+export function takeArguments(value: unknown): { ok: true; snapshot: JsonValue; canonical: string } | { ok: false; reason: string } {
+  const snapshot = snapshotJson(value);
+  if (!snapshot.ok) return { ok: false, reason: `The arguments are not JSON: ${snapshot.reason}` };
+  try {
+    return { ok: true, snapshot: snapshot.value, canonical: canonicalJson(snapshot.value) };
+  } catch (error) {
+    return { ok: false, reason: `The arguments cannot be fingerprinted: ${reasonOf(error)}` };
+  }
+}
+
+/* ------------------------------------------------------------- the guards */
+
+/**
+ * Whether `event` may happen to `entry` now: the table allows it from its status, and the guards
+ * the table cannot express hold (listed with {@link CONFIRMATION_TRANSITIONS}). The one place the
+ * controller and the actions a view offers ask.
+ */
+export function permits(entry: Entry, event: ConfirmationEvent): boolean {
+  if (nextConfirmationStatus(entry.status, event) === undefined) return false;
+  switch (event) {
+    case 'review':
+      return entry.fingerprint !== null;
+    case 'confirm':
+      return entry.room !== undefined && !entry.direct && retryAllowed(entry);
+    case 'invoke':
+      // From `idle` only a call that needs no confirmation, once its fingerprint is ready.
+      if (entry.status === 'idle') return entry.direct && entry.fingerprint !== null;
+      return (entry.room === undefined || entry.direct) && retryAllowed(entry);
+    case 'check':
+      return entry.checkOutcome !== undefined;
+    case 'deny':
+      // A call that needs no confirmation is never shown, so nobody can deny it.
+      return !entry.direct;
+    default:
+      return true;
+  }
+}
+
+/** A retry of a lost write waits for the application's check when it has one; a failure is retried only when known safe. */
+function retryAllowed(entry: Entry): boolean {
+  if (entry.status === 'uncertain') return entry.checkOutcome === undefined || entry.checked;
+  if (entry.status === 'failed') return entry.retryable;
+  return true;
+}
+
+/** What approving (or retrying) fires: a new confirmation on the room path, a plain invoke otherwise. */
+export function decisionEvent(entry: Entry): 'confirm' | 'invoke' {
+  return entry.room !== undefined && !entry.direct ? 'confirm' : 'invoke';
+}
+
+/**
+ * The actions the table (with its guards) allows now. Approve and retry fire the same event:
+ * approve while a person is still deciding (a deny is possible), retry after an outcome.
+ */
+export function actionsOf(entry: Entry): ConfirmationActions {
+  const deciding = permits(entry, 'deny');
+  const start = permits(entry, decisionEvent(entry));
+  return Object.freeze({
+    approve: deciding && start,
+    deny: deciding,
+    check: permits(entry, 'check'),
+    retry: !CONFIRMATION_STATUS_SETS.awaitingDecision.has(entry.status) && start,
+    dismiss: entry.shown && CONFIRMATION_STATUS_SETS.held.has(entry.status),
+  });
+}
+
+/** Build the entry's frozen view again (after any change to it). */
+export function refresh(entry: Entry): void {
+  entry.view = Object.freeze({
+    id: entry.id,
+    status: entry.status,
+    toolName: entry.toolName,
+    title: entry.descriptor.title ?? entry.toolName,
+    arguments: entry.snapshot,
+    fingerprint: entry.fingerprint,
+    descriptor: entry.descriptor,
+    path: entry.room ? 'room' : 'callback',
+    callId: entry.input.callId,
+    turnId: entry.input.turnId,
+    confirmationId: entry.confirmationId,
+    attempt: entry.attempt,
+    outcome: entry.outcome,
+    checked: entry.checked,
+    checkable: entry.checkOutcome !== undefined,
+    can: actionsOf(entry),
+  });
+}
+
+/* ------------------------------------------------------------- outcomes */
+
+const OUTCOME_EVENTS: ReadonlyMap<ConfirmationStatus, ConfirmationEvent> = (() => {
+  const events = new Map<ConfirmationStatus, ConfirmationEvent>();
+  for (const status of CONFIRMATION_STATUSES) {
+    const row: { readonly [E in ConfirmationEvent]?: ConfirmationStatus } = CONFIRMATION_TRANSITIONS[status];
+    for (const [event, next] of Object.entries(row) as [ConfirmationEvent, ConfirmationStatus][]) {
+      const role = CONFIRMATION_EVENT_ROLES[event];
+      if (role !== 'success' && role !== 'problem' && role !== 'decline') continue;
+      const known = events.get(next);
+      // One outcome, one event: otherwise an outcome would not say which event it is.
+      if (known !== undefined && known !== event) throw new Error(`The outcome ${next} is reached by both ${known} and ${event}`);
+      events.set(next, event);
+    }
+  }
+  return events;
+})();
+
+/**
+ * The one event that ends a request in `outcome` (`done` by `succeed`, `uncertain` by `lose`,
+ * …), read from the table: every outcome is settled through it.
+ */
+export function outcomeEvent(outcome: ConfirmationOutcome['status']): ConfirmationEvent {
+  const event = OUTCOME_EVENTS.get(outcome);
+  if (event === undefined) throw new Error(`No event of the confirmation table ends in ${outcome}`);
+  return event;
+}

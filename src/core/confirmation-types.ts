@@ -1,0 +1,271 @@
+/**
+ * The shapes of the confirmation flow: the outcome union of DESIGN "Confirmation", a request,
+ * the immutable view of one, the controller's snapshot, and the controller's own interface.
+ */
+
+import type { ErrorReporter } from './external-store';
+import type { Fingerprint, FingerprintOptions } from './fingerprint';
+import type { JsonValue } from './json-value';
+import type { ConfirmationStatus } from './confirmation-machine';
+import type { ToolRoom } from './room';
+import type { ToolDescriptor } from './tool-descriptor';
+
+/**
+ * How a request ended, exactly as DESIGN "Confirmation" pins it. `fingerprint` is the full
+ * SHA-256 hex of the canonical arguments that ran; `confirmationId` is `null` for a call that
+ * needed no confirmation (or went through `onApprove`, without a room).
+ *
+ * @example
+ * if (outcome.status === 'uncertain') showCheckFirst(outcome.reason);
+ */
+export type ConfirmationOutcome =
+  | { readonly status: 'done'; readonly output: unknown; readonly fingerprint: string; readonly confirmationId: string | null }
+  | { readonly status: 'denied'; readonly reason?: string }
+  | { readonly status: 'refused'; readonly reason: string }
+  | { readonly status: 'failed'; readonly reason: string }
+  | { readonly status: 'uncertain'; readonly reason: string };
+
+/**
+ * The statuses that are outcomes (DESIGN's union).
+ *
+ * @example
+ * const ended: ConfirmationOutcomeStatus = 'uncertain';
+ */
+export type ConfirmationOutcomeStatus = ConfirmationOutcome['status'];
+
+/**
+ * What the application's own check found after an unknown outcome.
+ *
+ * @example
+ * const found: OutcomeCheckResult = (await ledger.has(receiptKey)) ? { status: 'done', output: 'found' } : { status: 'not-done' };
+ */
+export type OutcomeCheckResult =
+  /** It took effect; `output` is what the check found (shown as the result). */
+  | { status: 'done'; output?: unknown }
+  /** It did not take effect: a deliberate retry is safe. */
+  | { status: 'not-done'; reason?: string }
+  /** The check cannot tell either. */
+  | { status: 'unknown'; reason?: string };
+
+/**
+ * What the application's check is given.
+ *
+ * @example
+ * const check: CheckOutcome = ({ fingerprint }: OutcomeCheckContext) => ledger.lookup(fingerprint);
+ */
+export interface OutcomeCheckContext {
+  readonly requestId: string;
+  readonly toolName: string;
+  readonly arguments: JsonValue;
+  readonly fingerprint: string;
+  /** The confirmation id the lost call used (`null` without one). */
+  readonly confirmationId: string | null;
+  readonly descriptor: Readonly<ToolDescriptor>;
+  readonly callId?: string;
+  /** Why the outcome is unknown. */
+  readonly reason: string;
+}
+
+/**
+ * The application's own way to find out whether a call whose answer was lost took effect
+ * (seed 002: "determine whether the destination performed the operation before blindly
+ * retrying a write"). The kit never retries by itself.
+ *
+ * @example
+ * const checkOutcome: CheckOutcome = async ({ arguments: args }) =>
+ *   (await bank.findTransfer(args)) ? { status: 'done', output: 'found in the ledger' } : { status: 'not-done' };
+ */
+export type CheckOutcome = (context: OutcomeCheckContext) => OutcomeCheckResult | Promise<OutcomeCheckResult>;
+
+/* ------------------------------------------------------------------ requests */
+
+/**
+ * What `onApprove` is given besides the arguments.
+ *
+ * @example
+ * onApprove: (args, { fingerprint }: ApprovalContext) => send({ type: 'tool.approval', requestId, approved: true, fingerprint: fingerprint.hex })
+ */
+export interface ApprovalContext {
+  readonly requestId: string;
+  readonly toolName: string;
+  readonly fingerprint: Fingerprint;
+  readonly descriptor: Readonly<ToolDescriptor>;
+  /** 1 for the first run, 2 after one retry, … */
+  readonly attempt: number;
+  readonly callId?: string;
+  readonly turnId?: string;
+}
+
+interface ConfirmationRequestBase {
+  toolName: string;
+  /** Snapshotted and deep-frozen when the request is taken in; later changes to this object change nothing. */
+  arguments: unknown;
+  /** Missing: a write that needs confirmation (DESIGN). */
+  descriptor?: Partial<ToolDescriptor> | null;
+  /** Offered after an unknown outcome of a write; overrides the controller's. */
+  checkOutcome?: CheckOutcome;
+  /** Aborting it withdraws a request that was not approved yet; after approval it changes nothing. */
+  signal?: AbortSignal;
+  /** The tool call this request guards, for cards that show "awaiting approval". */
+  callId?: string;
+  turnId?: string;
+  /** Called on a deny, with its reason, before `onResult`. */
+  onDeny?: (reason: string | undefined, request: ConfirmationView) => void;
+  /** Called each time the request reaches an outcome (an `uncertain` may later become `done`). */
+  onResult?: (outcome: ConfirmationOutcome, request: ConfirmationView) => void;
+}
+
+/**
+ * A request for confirmation. Either the room path (`room`, or the controller's room): approve
+ * runs `confirmTool` then `invokeTool`; or the path without a room (`onApprove`): approve calls
+ * `onApprove(snapshot)`, whose return value is the output. The second serves app tools and the
+ * server's before-tool-call gate.
+ *
+ * @example
+ * const viaRoom: ConfirmationRequest = { toolName: 'transfer', arguments: { to: 'bob' }, descriptor };
+ * const viaCallback: ConfirmationRequest = { toolName: 'insert_text', arguments, onApprove: () => null, onDeny: (why) => log(why) };
+ */
+export type ConfirmationRequest = ConfirmationRequestBase &
+  (
+    | { room?: ToolRoom; onApprove?: undefined }
+    | { onApprove: (args: JsonValue, context: ApprovalContext) => unknown; room?: undefined }
+  );
+
+/**
+ * Which actions a request accepts right now (what a dialog enables).
+ *
+ * @example
+ * <button disabled={!view.can.approve} onClick={() => confirmations.approve({ requestId: view.id })}>Approve</button>
+ */
+export interface ConfirmationActions {
+  readonly approve: boolean;
+  readonly deny: boolean;
+  readonly check: boolean;
+  readonly retry: boolean;
+  readonly dismiss: boolean;
+}
+
+/**
+ * An immutable view of one request. A new object whenever anything in it changes.
+ *
+ * @example
+ * const { title, arguments: args, fingerprint, status } = confirmations.getState().current!;
+ */
+export interface ConfirmationView {
+  readonly id: string;
+  readonly status: ConfirmationStatus;
+  readonly toolName: string;
+  /** The proposed action: the descriptor's title, or the tool's name. */
+  readonly title: string;
+  /** The deep-frozen snapshot: what is shown, confirmed and invoked (`null` if the arguments were refused). */
+  readonly arguments: JsonValue;
+  /** `null` until computed (the request stays `idle` until then). */
+  readonly fingerprint: Fingerprint | null;
+  readonly descriptor: Readonly<ToolDescriptor>;
+  /** `room`: confirmTool then invokeTool; `callback`: onApprove. */
+  readonly path: 'room' | 'callback';
+  readonly callId: string | undefined;
+  readonly turnId: string | undefined;
+  /** The confirmation id of the current attempt, once the room gave one. */
+  readonly confirmationId: string | null;
+  readonly attempt: number;
+  /** Set in an outcome state. */
+  readonly outcome: ConfirmationOutcome | null;
+  /** Whether the application's check ran since the last unknown outcome. */
+  readonly checked: boolean;
+  /** `true` when this request can offer a check after an unknown outcome. */
+  readonly checkable: boolean;
+  readonly can: ConfirmationActions;
+}
+
+/**
+ * The controller's snapshot, handed to `useSyncExternalStore`: never changed once handed out.
+ *
+ * @example
+ * const state = useSyncExternalStore(confirmations.subscribe, confirmations.getState, confirmations.getInitialState);
+ * state.waiting // how many wait behind the one shown
+ */
+export interface ConfirmationState {
+  /** The shown request's status, or `idle` when none is shown. */
+  readonly status: ConfirmationStatus;
+  /** The request shown (one at a time), or `null`. */
+  readonly current: ConfirmationView | null;
+  /** The requests waiting behind it, in order. */
+  readonly queue: readonly ConfirmationView[];
+  /** How many wait behind the shown one (`queue.length`). */
+  readonly waiting: number;
+  /** The latest outcome of any request, with the request it belongs to. */
+  readonly last: { readonly requestId: string; readonly toolName: string; readonly outcome: ConfirmationOutcome } | null;
+}
+
+/**
+ * Picks a request by id; without it, the shown one. Guards a late "yes" from approving the next request.
+ *
+ * @example
+ * confirmations.approve({ requestId: idHeardBySpeech });
+ */
+export interface ConfirmationTarget {
+  requestId?: string;
+}
+
+/**
+ * Told after every change, with the new and the previous snapshot.
+ *
+ * @example
+ * const stop = confirmations.subscribe((state, previous) => { if (state.waiting > previous.waiting) chime(); });
+ */
+export type ConfirmationListener = (state: ConfirmationState, previous: ConfirmationState) => void;
+
+/**
+ * Options of {@link createConfirmationController}.
+ *
+ * @example
+ * createConfirmationController({ room, checkOutcome, onResult: (outcome) => log(outcome) });
+ */
+export interface ConfirmationControllerOptions {
+  /** The room used by requests that give neither `room` nor `onApprove`. */
+  room?: ToolRoom;
+  /** The application's check, offered after an unknown outcome of a write. */
+  checkOutcome?: CheckOutcome;
+  /** Called each time any request reaches an outcome. */
+  onResult?: (outcome: ConfirmationOutcome, request: ConfirmationView) => void;
+  /** Where Web Crypto comes from (`globalThis.crypto` by default). */
+  crypto?: FingerprintOptions['crypto'];
+  /**
+   * Told of what threw: a listener, `onResult`, `onDeny` or `checkOutcome` (code `listener-threw`),
+   * as `(reason, thrown value, code)`. The flow goes on either way; without it, `console.error`.
+   */
+  onError?: ErrorReporter;
+}
+
+/**
+ * The confirmation queue and flow, as an external store. See {@link createConfirmationController}.
+ *
+ * @example
+ * const confirmations: ConfirmationController = createConfirmationController({ room });
+ */
+export interface ConfirmationController {
+  /**
+   * Queue a request (or, for a descriptor that needs no confirmation, invoke it directly).
+   * Resolves with the final outcome once the request leaves the controller; rejects with the
+   * signal's reason when it is withdrawn.
+   */
+  request(request: ConfirmationRequest): Promise<ConfirmationOutcome>;
+  /** Approve the shown request if it is being reviewed. Returns whether this call approved it. */
+  approve(target?: ConfirmationTarget): boolean;
+  /** Deny a request not yet approved (the shown one by default). Calls nothing in the room. */
+  deny(reason?: string, target?: ConfirmationTarget): boolean;
+  /** Run the application's check on the shown `uncertain` request. */
+  check(target?: ConfirmationTarget): boolean;
+  /** Deliberate retry of the shown request when allowed; takes a new confirmation on the room path. */
+  retry(target?: ConfirmationTarget): boolean;
+  /** Close the shown `refused`, `failed` or `uncertain` request and show the next. */
+  dismiss(target?: ConfirmationTarget): boolean;
+  /** Withdraw every request not yet approved (e.g. the session closed). Returns how many. */
+  withdrawAll(reason?: string): number;
+  subscribe(listener: ConfirmationListener): () => void;
+  getState(): ConfirmationState;
+  /** The empty state: the server snapshot for `useSyncExternalStore`. */
+  getInitialState(): ConfirmationState;
+}
+
