@@ -40,7 +40,7 @@ export interface ConfirmToolDialogRootProps {
   room?: ToolRoom;
   /** Effect, risk, required action, confirmation requirement. Missing: a write that needs confirmation. `requiresConfirmation: false` invokes directly, without the dialog. */
   descriptor?: Partial<ToolDescriptor> | null;
-  /** Every outcome, in order: `done`, `denied`, `refused`, `failed`, `uncertain` (DESIGN's union). It can fire more than once for one request: an `uncertain` outcome may be followed by the outcome of a check or a deliberate retry. In queue mode, every outcome the controller reaches. */
+  /** Every outcome, in order: `done`, `denied`, `refused`, `failed`, `uncertain` (see `ConfirmationOutcome`). It can fire more than once for one request: an `uncertain` outcome may be followed by the outcome of a check or a deliberate retry. In queue mode, every outcome the controller reaches. */
   onResult?: (outcome: ConfirmationOutcome) => void;
   /** The path without a room (app tools, the server's gate): called with the frozen snapshot on approval. */
   onApprove?: (args: JsonValue, context: ApprovalContext) => unknown;

@@ -22,8 +22,7 @@ export interface ConfirmToolDialogProps extends Omit<ConfirmToolDialogRootProps,
 }
 
 /**
- * The approval dialog of DESIGN "Confirmation", on `@radix-ui/react-dialog`: titled with the
- * proposed action, the exact arguments as a readable tree (long strings and large arrays start
+ * The approval dialog, on `@radix-ui/react-dialog`: titled with the proposed action, the exact arguments as a readable tree (long strings and large arrays start
  * collapsed, never cut), effect, risk, the short fingerprint, Approve and Deny.
  *
  * - Escape denies while reviewing; a click outside does nothing; once approved, nothing (Escape,
@@ -42,9 +41,9 @@ export interface ConfirmToolDialogProps extends Omit<ConfirmToolDialogRootProps,
  * @example
  * // One proposed call, through a room:
  * <ConfirmToolDialog open={open} onOpenChange={setOpen} toolName="transfer" arguments={{ to: 'bob', amount: 5 }}
- *   room={room} descriptor={{ effect: 'write', risk: 'high', requiresConfirmation: true }} onResult={setOutcome} />
+ *   room={room} descriptor={{ effect: 'write', risk: 'high', requiresConfirmation: true }} onResult={setOutcome} />;
  * // The provider's queue (the server's gate, app tools), one at a time:
- * <ToolgateProvider session={session} room={room}><ConfirmToolDialog /></ToolgateProvider>
+ * <ToolgateProvider session={session} room={room}><ConfirmToolDialog /></ToolgateProvider>;
  */
 export function ConfirmToolDialog({ schema, container, className, ...root }: ConfirmToolDialogProps) {
   return (

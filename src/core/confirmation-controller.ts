@@ -31,7 +31,7 @@ const INITIAL_STATE: ConfirmationState = Object.freeze({ status: 'idle', current
 
 /**
  * Create the confirmation controller: a queue of pending requests shown one at a time, and the
- * room flow of DESIGN "Confirmation" for each.
+ * room flow for each: snapshot the arguments, review, `confirmTool`, then one `invokeTool`.
  *
  * - Arguments are snapshotted and deep-frozen when the request is taken in (before review);
  *   arguments that are not JSON are refused at once, never shown. The same snapshot is shown,

@@ -11,7 +11,9 @@ import type { ToolRoom } from './room';
 import type { ToolDescriptor } from './tool-descriptor';
 
 /**
- * How a request ended, exactly as DESIGN "Confirmation" pins it. `fingerprint` is the full
+ * How a request ended: done (with the room's own response as `output`), denied by the person,
+ * refused by the room before anything ran, failed (the room answered no), or uncertain (no answer
+ * came: it may have taken effect; never retried by itself). `fingerprint` is the full
  * SHA-256 hex of the canonical arguments that ran; `confirmationId` is `null` for a call that
  * needed no confirmation (or went through `onApprove`, without a room).
  *
@@ -68,8 +70,7 @@ export interface OutcomeCheckContext {
 
 /**
  * The application's own way to find out whether a call whose answer was lost took effect
- * (seed 002: "determine whether the destination performed the operation before blindly
- * retrying a write"). The kit never retries by itself.
+ * before a write is retried: a blind retry could do it twice. The kit never retries by itself.
  *
  * @example
  * const checkOutcome: CheckOutcome = async ({ arguments: args }) =>
