@@ -36,6 +36,10 @@ function storybookProject(name: string, initialGlobals: Record<string, unknown>)
         'zustand',
         'zustand/vanilla',
         '@radix-ui/react-dialog',
+        // The bridges' stories run the real libraries in the page.
+        'ai',
+        'ai/test',
+        '@ai-sdk/react',
       ],
     },
     test: {

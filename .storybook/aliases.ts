@@ -10,5 +10,6 @@ export const alias = {
   'toolgate/testing': here('../src/testing/index.ts'),
   'toolgate/adapters': here('../src/adapters/index.ts'),
   'toolgate/client': here('../src/client/index.ts'),
+  'toolgate/ai-sdk': here('../src/bridges/ai-sdk/index.ts'),
   toolgate: here('../src/index.ts'),
 };

@@ -45,11 +45,22 @@ export interface AISDKChunkMapper {
   call(toolCallId: string): OpenCall | undefined;
 }
 
-export function createAISDKChunkMapper(book: CallBook): AISDKChunkMapper {
+export interface AISDKChunkMapperOptions {
+  /**
+   * Calls handed to someone else (the page runs them, a person reviews them): the stream's
+   * boundaries (abort, error, a reset step) leave them, since their outcome does not come from it.
+   */
+  keep?: (call: OpenCall) => boolean;
+}
+
+export function createAISDKChunkMapper(book: CallBook, options: AISDKChunkMapperOptions = {}): AISDKChunkMapper {
+  const keep = options.keep ?? (() => false);
   /** Calls by the SDK's `toolCallId`. */
   const calls = new Map<string, OpenCall>();
   /** Calls with `inputEncoding: 'text'`: free text, not JSON. */
   const textInputs = new WeakSet<OpenCall>();
+  /** Calls started in the current step, which a `reset-step` takes back. */
+  let stepCalls = new Set<OpenCall>();
   let turnId: string | undefined;
 
   const turn = (): string => (turnId ??= book.fallbackTurnId());
@@ -68,6 +79,7 @@ export function createAISDKChunkMapper(book: CallBook): AISDKChunkMapper {
       textInputs.add(call);
     }
     calls.set(id, call);
+    stepCalls.add(call);
     return call;
   };
   const known = (chunk: Rec, where: string): OpenCall => {
@@ -149,6 +161,17 @@ export function createAISDKChunkMapper(book: CallBook): AISDKChunkMapper {
         book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: false, code: 'REJECTED' });
         return;
       }
+      case 'start-step':
+        stepCalls = new Set();
+        return;
+      case 'reset-step': {
+        // AI SDK 7 removes every part the current step added (a retried step): its calls are
+        // gone from the message, so those not yet over end cancelled.
+        const taken = stepCalls;
+        stepCalls = new Set();
+        book.end({ kind: 'aborted' }, (call) => taken.has(call) && !keep(call));
+        return;
+      }
       case 'finish-step':
       case 'finish':
         // A step's tool inputs are complete when the step ends.
@@ -158,12 +181,12 @@ export function createAISDKChunkMapper(book: CallBook): AISDKChunkMapper {
         // The user stopped the stream: like the store's interrupt (DESIGN: "cancels every open
         // call of that turn"), every call not yet ended is cancelled, also one whose input is
         // complete and whose output will now never come.
-        book.end({ kind: 'aborted' });
+        book.end({ kind: 'aborted' }, (call) => !keep(call));
         return;
       case 'error':
         // The stream broke off: a call still writing its arguments failed; one already issued
         // will get no outcome from this stream, so it is cancelled (as on abort), not left issued.
-        book.end({ kind: 'error', message: optString(chunk, 'errorText', type) ?? 'unknown error' });
+        book.end({ kind: 'error', message: optString(chunk, 'errorText', type) ?? 'unknown error' }, (call) => !keep(call));
         return;
       default:
         return; // text, reasoning, sources, data parts, approvals: ignored

@@ -95,33 +95,7 @@ export function defineAdapter(
         book.report('a chunk arrived after end(); it was ignored', chunk, 'after-end');
         return [];
       }
-      let value = chunk;
-      if (typeof value === 'string') {
-        const read = readText(value, book, chunk);
-        if (read === undefined) return [];
-        value = read.value;
-      }
-      if (!isRecord(value)) {
-        book.report(`a chunk is ${describe(value)}, not an object`, chunk, 'not-an-object');
-        return [];
-      }
-      // DESIGN "The wire": no stream produces the page's own events. A chunk that names one, in
-      // any spelling, is refused with a reason (and could not act as one anyway: adapters only
-      // ever make tool.stream events).
-      const named = localOnlyNameIn(value);
-      if (named !== undefined) {
-        book.report(`a chunk names ${describe(named)}, an event only this page may produce: refused`, chunk, 'local-only');
-        return [];
-      }
-      try {
-        handle(value);
-      } catch (error) {
-        // The broken part is skipped. Whatever the chunk's earlier, readable parts caused is
-        // still returned below, so the events always match the adapter's state.
-        if (error instanceof MalformedChunk) book.report(error.message, chunk, error.code);
-        else book.report(`could not read a chunk (${String(error)})`, chunk, 'adapter-failed');
-      }
-      return book.drain();
+      return readChunk(book, chunk, handle);
     },
     end() {
       if (ended) return [];
@@ -135,6 +109,41 @@ export function defineAdapter(
       return book.drain();
     },
   };
+}
+
+/**
+ * One chunk through a handler with the edges every adapter shares (see {@link defineAdapter}):
+ * the events it caused, in order. Never throws. The bridges read their libraries' chunks
+ * through this too, with boundaries of their own instead of `end()`.
+ */
+export function readChunk(book: CallBook, chunk: unknown, handle: (chunk: Rec) => void): ToolStreamEvent[] {
+  let value = chunk;
+  if (typeof value === 'string') {
+    const read = readText(value, book, chunk);
+    if (read === undefined) return [];
+    value = read.value;
+  }
+  if (!isRecord(value)) {
+    book.report(`a chunk is ${describe(value)}, not an object`, chunk, 'not-an-object');
+    return [];
+  }
+  // DESIGN "The wire": no stream produces the page's own events. A chunk that names one, in
+  // any spelling, is refused with a reason (and could not act as one anyway: adapters only
+  // ever make tool.stream events).
+  const named = localOnlyNameIn(value);
+  if (named !== undefined) {
+    book.report(`a chunk names ${describe(named)}, an event only this page may produce: refused`, chunk, 'local-only');
+    return [];
+  }
+  try {
+    handle(value);
+  } catch (error) {
+    // The broken part is skipped. Whatever the chunk's earlier, readable parts caused is
+    // still returned below, so the events always match the adapter's state.
+    if (error instanceof MalformedChunk) book.report(error.message, chunk, error.code);
+    else book.report(`could not read a chunk (${String(error)})`, chunk, 'adapter-failed');
+  }
+  return book.drain();
 }
 
 /**

@@ -48,6 +48,8 @@ export interface OpenCall {
    * input, present when no fragments follow); used when no text streamed.
    */
   readonly wholeInput: unknown;
+  /** The final arguments, once complete (`arguments-complete`'s value). */
+  arguments?: unknown;
   /** An adapter's own way to end these arguments (Gemini rebuilds them from paths); ends the call itself. */
   endArguments?: (how: ArgumentsEnd, why: string) => void;
 }
@@ -175,6 +177,7 @@ export class CallBook {
   complete(call: OpenCall, value: unknown): void {
     if (call.stage !== 'arguments') return;
     call.stage = 'issued';
+    call.arguments = value;
     this.events.push({ type: 'tool.stream', phase: 'arguments-complete', callId: call.callId, arguments: value });
   }
 

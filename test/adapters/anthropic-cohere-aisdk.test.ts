@@ -412,3 +412,18 @@ describe('the AI SDK adapter', () => {
     ]);
   });
 });
+
+describe('the AI SDK adapter and a reset step (AI SDK 7)', () => {
+  it('cancels the calls the reset step took back, and keeps those of earlier steps', () => {
+    const { events } = run(createAISDKAdapter(), [
+      { type: 'start-step' },
+      { type: 'tool-input-available', toolCallId: 'kept', toolName: 't', input: {} },
+      { type: 'finish-step' },
+      { type: 'start-step' },
+      { type: 'tool-input-start', toolCallId: 'gone', toolName: 't' },
+      { type: 'tool-input-delta', toolCallId: 'gone', inputTextDelta: '{"a":' },
+      { type: 'reset-step' },
+    ]);
+    expect(events.filter((e) => e.phase === 'cancelled' || e.phase === 'failed')).toEqual([{ type: 'tool.stream', phase: 'cancelled', callId: 'gone' }]);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The two-way bridge between the AI SDK's chat (`useChat`, `Chat`, AI SDK 5 to 7) and the kit.
+ *
+ * - In: the chat's UI message stream, tapped in its transport, fills the store with the
+ *   argument text as it streams (not the SDK's reparsed partial objects), then the outputs.
+ * - Out: a call of an app tool the page registered runs through the kit's host (one at a time,
+ *   validation, time limit, approval) and is answered with the chat's `addToolOutput`; an approval
+ *   the chat asks for goes through the kit's confirmation queue and is answered with the chat's
+ *   `addToolApprovalResponse`, only if the chat still holds the arguments the person saw.
+ * - Stop: stopping the chat cancels every open call at once, here and now.
+ */
+import type { AppToolHost, ConfirmationController, ToolStreamStore } from '../../core';
+import { describeThrown } from '../../core/external-store';
+import { createAISDKChunkMapper } from '../../adapters/ai-sdk';
+import { readChunk } from '../../adapters/base';
+import { CallBook, type OpenCall } from '../../adapters/call-book';
+import type { Rec } from '../../adapters/chunk-fields';
+import { createBridgeKit, type BridgeOptions } from '../shared/kit';
+import { tapStream } from '../shared/tap';
+import { createChatCalls } from './chat-calls';
+import { createChatLink } from './chat-link';
+import { toolPartsOf, UI_CHUNK_TYPES, type ChatLike, type ChatToolCall, type ChatTransportLike, type TappedTransport } from './chat-types';
+
+/**
+ * Options of {@link createAISDKBridge}: the kit's parts (made for you when absent), the tools'
+ * descriptors for the approval dialog, `onError`, and the name in reports (default `AI SDK`).
+ *
+ * @example
+ * const bridge = createAISDKBridge({ describe: (name) => descriptors[name], onError: (reason, detail, code) => console.warn(code, reason) } satisfies AISDKBridgeOptions);
+ */
+export interface AISDKBridgeOptions extends BridgeOptions {
+  label?: string;
+}
+
+/**
+ * The bridge: hand `transport()` and `onToolCall` to the chat, `connect()` the chat, and give
+ * `store`, `host` and `confirmations` to `<ToolgateProvider>`.
+ *
+ * @example
+ * const bridge: AISDKBridge = createAISDKBridge();
+ * const chat = new Chat({ transport: bridge.transport(new DefaultChatTransport({ api: '/api/chat' })), onToolCall: bridge.onToolCall });
+ * bridge.connect(chat);
+ */
+export interface AISDKBridge {
+  readonly store: ToolStreamStore;
+  readonly host: AppToolHost;
+  readonly confirmations: ConfirmationController;
+  /** The chat's transport, each of its response streams read on the way: give this to the chat. */
+  transport<T extends ChatTransportLike>(inner: T): TappedTransport<T>;
+  /** The chat's `onToolCall`: a call of an app tool the page has runs through the host. */
+  readonly onToolCall: (options: { toolCall: ChatToolCall }) => void;
+  /**
+   * Answer through this chat, and stop with it: its `stop` (and `useChat`'s) also stops the kit's
+   * calls; an interrupt in the page (`useInterrupt`) stops the chat. Call it right after creating
+   * the chat. Returns the function that disconnects.
+   */
+  connect(chat: ChatLike): () => void;
+  /** Cancel every open call, abort the app tools' runs and withdraw the approvals, at once. */
+  stop(): void;
+}
+
+/**
+ * Connect a chat of the AI SDK to the kit; see {@link AISDKBridge}.
+ *
+ * @example
+ * const bridge = createAISDKBridge();
+ * const chat = new Chat({
+ *   transport: bridge.transport(new DefaultChatTransport({ api: '/api/chat' })),
+ *   onToolCall: bridge.onToolCall,
+ *   sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
+ * });
+ * bridge.connect(chat);
+ * // <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
+ */
+export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge {
+  const kit = createBridgeKit(options);
+  const book = new CallBook('AI SDK', { onError: kit.report, label: options.label });
+  /** Calls handed to the page (its app tool runs, a person reviews): the streams' boundaries leave them. */
+  const handed = new Set<OpenCall>();
+  const mapper = createAISDKChunkMapper(book, { keep: (call) => handed.has(call) });
+  const say = (reason: string, detail: unknown, code: string): void => kit.report(`${book.provider}: ${reason}`, detail, code);
+  const flush = (): void => kit.dispatch(book.drain());
+
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      kit.interrupt();
+      book.end({ kind: 'aborted' });
+      flush();
+    } finally {
+      stopping = false;
+    }
+  };
+
+  const link = createChatLink({ say, host: kit.host, stop, stopping: () => stopping });
+  const calls = createChatCalls({ kit, book, mapper, link, handed, say });
+
+  const ignoredTypes = new Set<string>();
+  const handle = (chunk: Rec): void => {
+    const type = chunk.type;
+    if (typeof type === 'string' && !UI_CHUNK_TYPES.has(type) && !type.startsWith('data-') && !ignoredTypes.has(type)) {
+      ignoredTypes.add(type);
+      say(`chunks of type "${type}" are not part of the UI message stream; they are ignored`, chunk, 'ignored-chunk');
+    }
+    mapper.handle(chunk);
+    if (type === 'tool-approval-request') calls.askApproval(chunk);
+  };
+
+  /** Outcomes the page added to the chat itself (its own `addToolOutput`), read from what the chat sends next. */
+  const settleFromMessages = (messages: readonly unknown[]): void => {
+    for (const part of toolPartsOf(messages)) {
+      const call = mapper.call(part.toolCallId);
+      if (call === undefined || call.stage !== 'issued' || handed.has(call)) continue;
+      const base = { type: 'tool.stream', phase: 'settled', callId: call.callId } as const;
+      if (part.state === 'output-available') book.outcome(call, { ...base, ok: true });
+      else if (part.state === 'output-error') book.outcome(call, { ...base, ok: false, code: 'FAILED' });
+      else if (part.state === 'output-denied') book.outcome(call, { ...base, ok: false, code: 'REJECTED' });
+    }
+    flush();
+  };
+
+  const tap = (stream: ReadableStream<unknown>, signal: AbortSignal | undefined): ReadableStream<unknown> => {
+    const done = (): void => signal?.removeEventListener('abort', stop);
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
+    return tapStream(stream, {
+      value: (chunk) => kit.dispatch(readChunk(book, chunk, handle)),
+      end: () => {
+        done();
+        book.end({ kind: 'finished', why: 'the response ended before the input was complete' });
+        flush();
+      },
+      broke: (error) => {
+        done();
+        if (signal?.aborted) return;
+        book.end({ kind: 'error', message: describeThrown(error) }, (call) => !handed.has(call));
+        flush();
+      },
+    });
+  };
+
+  const transport = <T extends ChatTransportLike>(inner: T): TappedTransport<T> => {
+    const tapped: ChatTransportLike = {
+      sendMessages: async (request) => {
+        settleFromMessages(request.messages);
+        return tap(await inner.sendMessages(request), request.abortSignal);
+      },
+      reconnectToStream: async (request) => {
+        const stream = await inner.reconnectToStream(request);
+        return stream === null ? null : tap(stream, request.abortSignal);
+      },
+    };
+    if ('resumeStreamIsReplay' in inner) Object.defineProperty(tapped, 'resumeStreamIsReplay', { get: () => inner.resumeStreamIsReplay, enumerable: true });
+    if (typeof inner.close === 'function') tapped.close = () => inner.close?.();
+    return tapped as unknown as TappedTransport<T>;
+  };
+
+  return {
+    store: kit.store,
+    host: kit.host,
+    confirmations: kit.confirmations,
+    transport,
+    onToolCall: calls.onToolCall,
+    connect: link.connect,
+    stop,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The chat's tool calls that the page answers: a call of an app tool the page has runs through
+ * the kit's host and is answered with `addToolOutput`; an approval the chat asks for goes through
+ * the kit's confirmation queue and is answered with `addToolApprovalResponse`, only if the chat
+ * still holds the arguments the person saw.
+ */
+import { canonicalJson, type ErrorReporter, type JsonValue, type ToolResult } from '../../core';
+import { describeThrown } from '../../core/external-store';
+import type { AISDKChunkMapper } from '../../adapters/ai-sdk';
+import type { CallBook, OpenCall } from '../../adapters/call-book';
+import { reqString, unknownCall, type Rec } from '../../adapters/chunk-fields';
+import { settledBy, type ApprovalDecision, type BridgeKit } from '../shared/kit';
+import type { ChatLink } from './chat-link';
+import { toolPartsOf, type ChatToolCall, type ToolPart } from './chat-types';
+
+export interface ChatCallsOptions {
+  kit: BridgeKit;
+  book: CallBook;
+  mapper: AISDKChunkMapper;
+  link: ChatLink;
+  /** Calls handed to the page; the streams' boundaries leave them. */
+  handed: Set<OpenCall>;
+  say: ErrorReporter;
+}
+
+export interface ChatCalls {
+  onToolCall(options: { toolCall: ChatToolCall }): void;
+  /** A `tool-approval-request` chunk (throws `MalformedChunk` for a broken one). */
+  askApproval(chunk: Rec): void;
+}
+
+const sameJson = (a: unknown, b: JsonValue): boolean => {
+  try {
+    return canonicalJson(a as JsonValue) === canonicalJson(b);
+  } catch {
+    return false;
+  }
+};
+
+export function createChatCalls({ kit, book, mapper, link, handed, say }: ChatCallsOptions): ChatCalls {
+  const asked = new Set<string>();
+
+  const answerTool = (toolCall: ChatToolCall, result: ToolResult): void =>
+    link.send((chat) => {
+      const add = chat.addToolOutput ?? chat.addToolResult;
+      if (add === undefined) throw new Error('the chat has neither addToolOutput nor addToolResult');
+      if (result.ok) return add.call(chat, { tool: toolCall.toolName, toolCallId: toolCall.toolCallId, output: result.output });
+      const errorText = `${result.code}${result.message ? `: ${result.message}` : ''}`;
+      return add.call(chat, { state: 'output-error', tool: toolCall.toolName, toolCallId: toolCall.toolCallId, errorText });
+    });
+
+  const onToolCall = ({ toolCall }: { toolCall: ChatToolCall }): void => {
+    try {
+      if (toolCall.providerExecuted === true || !kit.hasTool(toolCall.toolName)) return;
+      const call = mapper.call(toolCall.toolCallId);
+      if (call === undefined) say(`tool call ${toolCall.toolCallId} never came through bridge.transport(): its card is missing`, toolCall, 'not-tapped');
+      else handed.add(call);
+      const request = { callId: call?.callId ?? toolCall.toolCallId, turnId: call?.turnId ?? '', name: toolCall.toolName, arguments: toolCall.input };
+      void kit.run(request).then((result) => {
+        if (call !== undefined) handed.delete(call);
+        if (result === undefined) return;
+        if (call !== undefined) {
+          book.outcome(call, settledBy(call.callId, result));
+          kit.dispatch(book.drain());
+        }
+        answerTool(toolCall, result);
+      });
+    } catch (error) {
+      say(`could not run ${toolCall.toolName}: ${describeThrown(error)}`, toolCall, 'bridge-failed');
+    }
+  };
+
+  const answerApproval = (approvalId: string, call: OpenCall, toolCallId: string, decision: ApprovalDecision): void =>
+    link.send((chat) => {
+      if (chat.addToolApprovalResponse === undefined) throw new Error('the chat has no addToolApprovalResponse (AI SDK 6 or later)');
+      let part: ToolPart | undefined;
+      for (const candidate of toolPartsOf(chat.messages)) if (candidate.toolCallId === toolCallId) part = candidate;
+      if (part === undefined || part.state !== 'approval-requested' || part.approval?.id !== approvalId) {
+        say(`the chat no longer waits for the approval of ${call.name} (${approvalId})`, decision, 'approval-gone');
+        return undefined;
+      }
+      let { approved, reason } = decision;
+      // What runs is the input the chat sends back: approve only the snapshot the person saw.
+      if (approved && !sameJson(part.input, decision.arguments)) {
+        approved = false;
+        reason = 'the arguments changed after they were shown';
+        say(`the arguments of ${call.name} changed after they were shown; the approval was sent as a denial`, { shown: decision.arguments, now: part.input }, 'approval-mismatch');
+      }
+      return chat.addToolApprovalResponse(reason === undefined ? { id: approvalId, approved } : { id: approvalId, approved, reason });
+    });
+
+  const askApproval = (chunk: Rec): void => {
+    const approvalId = reqString(chunk, 'approvalId', 'tool-approval-request');
+    const toolCallId = reqString(chunk, 'toolCallId', 'tool-approval-request');
+    const call = mapper.call(toolCallId);
+    if (call === undefined) throw unknownCall('tool-approval-request', toolCallId);
+    // A resumed stream repeats its chunks: each request is asked once.
+    if (asked.has(approvalId)) return;
+    asked.add(approvalId);
+    if (call.stage !== 'issued') {
+      say(`the approval of ${call.name} came before its arguments were complete; it was denied`, chunk, 'malformed-chunk');
+      answerApproval(approvalId, call, toolCallId, { approved: false, reason: 'the arguments were not complete', arguments: null, fingerprint: '' });
+      return;
+    }
+    handed.add(call);
+    void kit.approve({ callId: call.callId, turnId: call.turnId, name: call.name, arguments: call.arguments }).then((decision) => {
+      handed.delete(call);
+      if (decision !== undefined) answerApproval(approvalId, call, toolCallId, decision);
+    });
+  };
+
+  return { onToolCall, askApproval };
+}

@@ -1,0 +1,173 @@
+/**
+ * What both bridges do with the kit: fill its store, run the page's app tools through its host,
+ * ask a person through its confirmation queue, and stop everything in flight at once. Each
+ * bridge plays the part a session plays with the reference server: it is where the chat's or the
+ * agent's tool calls come from and where their answers go.
+ */
+import {
+  createAppToolApprovalHandler,
+  createAppToolHost,
+  createConfirmationController,
+  createToolStreamStore,
+  fingerprintJson,
+  type AppToolHost,
+  type ConfirmationController,
+  type ErrorReporter,
+  type JsonValue,
+  type ToolDescriptor,
+  type ToolResult,
+  type ToolStreamEvent,
+  type ToolStreamStore,
+} from '../../core';
+import { describeThrown } from '../../core/external-store';
+import { snapshotJson } from '../../core/json-value';
+
+/**
+ * What every bridge takes: the kit's parts (made for you when absent) and where problems go.
+ *
+ * @example
+ * const options: BridgeOptions = { store: createToolStreamStore(), onError: (reason, detail, code) => console.warn(code, reason) };
+ */
+export interface BridgeOptions {
+  /** The store the calls fill; by default one is made (pass it to `<ToolgateProvider store>`). */
+  store?: ToolStreamStore;
+  /** The host that runs the page's app tools (`useAppTool` registers there); by default one is made. */
+  host?: AppToolHost;
+  /** The queue of approvals a person answers (`<ConfirmToolDialog />`); by default one is made. */
+  confirmations?: ConfirmationController;
+  /** Each tool's descriptor (effect, risk, title) for the approval dialog; an approval is always asked. */
+  describe?: (toolName: string) => Partial<ToolDescriptor> | undefined;
+  /**
+   * Told of everything the bridge skipped or refused, in the kit's one shape: a sentence, the
+   * thing concerned (the chunk, the event, the call) and a code. Nothing the bridge is given
+   * makes it throw.
+   */
+  onError?: ErrorReporter;
+}
+
+/**
+ * The person's answer to an approval, bound to what they saw: the frozen snapshot of the
+ * arguments shown and its fingerprint (SHA-256 of the canonical JSON). A later edit would carry
+ * the edited snapshot here, with its own fingerprint.
+ *
+ * @example
+ * const decision: ApprovalDecision = { approved: true, arguments: { path: '/tmp/x' }, fingerprint: '3f2a…' };
+ */
+export interface ApprovalDecision {
+  approved: boolean;
+  reason?: string;
+  /** What was approved: the snapshot shown to the person. */
+  arguments: JsonValue;
+  /** 64 hex digits; empty when no fingerprint could be computed (no Web Crypto). */
+  fingerprint: string;
+}
+
+/** A call the page runs or a person reviews. */
+export interface KitCall {
+  callId: string;
+  turnId: string;
+  name: string;
+  arguments: unknown;
+}
+
+export interface BridgeKit {
+  readonly store: ToolStreamStore;
+  readonly host: AppToolHost;
+  readonly confirmations: ConfirmationController;
+  report: ErrorReporter;
+  /** Events into the store, in order. */
+  dispatch(events: readonly ToolStreamEvent[]): void;
+  /** Whether the page has an app tool of this name (registered with `useAppTool` or `host.register`). */
+  hasTool(name: string): boolean;
+  /**
+   * Run a call through the host (one at a time, validation, time limit, approval). Resolves with
+   * its result, or `undefined` when the run was interrupted here: the store already shows the
+   * call cancelled, and nothing is to be answered.
+   */
+  run(call: KitCall): Promise<ToolResult | undefined>;
+  /** Ask a person; `undefined` when the request was withdrawn (the chat or run was stopped). */
+  approve(call: KitCall): Promise<ApprovalDecision | undefined>;
+  /**
+   * Stop everything in flight at once, without waiting for anyone: every open call in the store
+   * cancelled, every app-tool run aborted (its epoch passed), every waiting approval withdrawn.
+   */
+  interrupt(): void;
+}
+
+/** The `settled` event that shows an app tool's result on its card. */
+export function settledBy(callId: string, result: ToolResult): ToolStreamEvent & { phase: 'settled' } {
+  return result.ok
+    ? { type: 'tool.stream', phase: 'settled', callId, ok: true }
+    : { type: 'tool.stream', phase: 'settled', callId, ok: false, code: result.code };
+}
+
+export function createBridgeKit(options: BridgeOptions): BridgeKit {
+  const report: ErrorReporter = (reason, detail, code) => {
+    try {
+      options.onError?.(reason, detail, code);
+    } catch (error) {
+      console.error('toolgate: an onError handler threw', error);
+    }
+  };
+  const store = options.store ?? createToolStreamStore({ onError: (reason, event, issue) => report(reason, event, issue) });
+  const confirmations = options.confirmations ?? createConfirmationController();
+  const host = options.host ?? createAppToolHost({ requestApproval: createAppToolApprovalHandler(confirmations) });
+  // The library asked for a person's answer: whatever the descriptor says, it is asked.
+  const ask = createAppToolApprovalHandler(confirmations, {
+    describe: (name) => ({ ...options.describe?.(name), requiresConfirmation: true }),
+  });
+  const waiting = new Set<AbortController>();
+
+  const approve = async (call: KitCall): Promise<ApprovalDecision | undefined> => {
+    const snapshot = snapshotJson(call.arguments);
+    if (!snapshot.ok) {
+      return { approved: false, reason: `the arguments cannot be shown: ${snapshot.reason}`, arguments: null, fingerprint: '' };
+    }
+    const fingerprint = fingerprintJson(snapshot.value).then(
+      (f) => f.hex,
+      (error: unknown) => {
+        report(`no fingerprint for ${call.name}'s arguments: ${describeThrown(error)}`, call, 'no-fingerprint');
+        return '';
+      },
+    );
+    const controller = new AbortController();
+    waiting.add(controller);
+    try {
+      const answer = await ask({ callId: call.callId, turnId: call.turnId, toolName: call.name, arguments: snapshot.value, signal: controller.signal });
+      const decision: ApprovalDecision = { approved: answer.approved, arguments: snapshot.value, fingerprint: await fingerprint };
+      if (answer.reason !== undefined) decision.reason = answer.reason;
+      return decision;
+    } catch (error) {
+      if (controller.signal.aborted) return undefined;
+      report(`the approval of ${call.name} failed: ${describeThrown(error)}`, call, 'approval-failed');
+      return { approved: false, reason: 'the approval could not be asked', arguments: snapshot.value, fingerprint: await fingerprint };
+    } finally {
+      waiting.delete(controller);
+    }
+  };
+
+  const run = async (call: KitCall): Promise<ToolResult | undefined> => {
+    const result = await host.call({ callId: call.callId, turnId: call.turnId, epoch: host.epoch, name: call.name, arguments: call.arguments });
+    return !result.ok && result.code === 'INTERRUPTED' ? undefined : result;
+  };
+
+  return {
+    store,
+    host,
+    confirmations,
+    report,
+    dispatch: (events) => {
+      const { dispatch } = store.getState();
+      for (const event of events) dispatch(event);
+    },
+    hasTool: (name) => host.declarations().some((d) => d.name === name),
+    run,
+    approve,
+    interrupt: () => {
+      store.getState().interrupt();
+      host.interrupt();
+      for (const controller of [...waiting]) controller.abort(new DOMException('The tool calls were stopped', 'AbortError'));
+      waiting.clear();
+    },
+  };
+}
