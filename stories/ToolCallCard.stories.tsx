@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { ToolCallCard } from 'toolgate';
-import { argumentDeltas, pause, toolEvents as e } from 'toolgate/testing';
+import { ToolCallCard, type ToolStreamStore } from 'toolgate';
+import { argumentDeltas, callEvents, pause, toolEvents as e } from 'toolgate/testing';
 import { flightSchema, openTurn, states } from './support/calls';
 import { Fixed, Live, interrupt } from './support/scenarios';
 
@@ -190,3 +190,77 @@ export const FailedModelStopped = fixed(states['failed'] as unknown[], {
     await expect(canvas.getByText(/reached its output limit/)).toBeVisible();
   },
 });
+
+/** A failed result with its message, as runtimes that send one give it: the code, then why. */
+export const SettledWithMessage = fixed([...(states['settledOk'] as unknown[]).slice(0, -1), { ...e.settled('c1', false, 'REJECTED'), message: 'declined by the user' }], {
+  play: async ({ canvasElement, canvas }) => {
+    await expect(card(canvasElement).dataset['outcome']).toBe('error');
+    await expect(canvasElement.querySelector('[data-result]')).toHaveTextContent('Result REJECTED: declined by the user');
+    await expect(canvas.getByText('declined by the user')).toBeVisible();
+  },
+});
+
+/** Final arguments that contradict the streamed text: the final ones are shown, with a warning in words. */
+export const ArgumentsMismatch = fixed(
+  [
+    e.start('c1', { name: 'transfer', turnId: 'turn-1', location: 'server', risk: 'high' }),
+    ...argumentDeltas('c1', JSON.stringify({ to: 'bob', amount: 5 })),
+    pause(400),
+    e.complete('c1', { to: 'mallory', amount: 5000000 }),
+  ],
+  {
+    play: async ({ canvas }) => {
+      const warning = canvas.getByRole('note');
+      await expect(warning).toBeVisible();
+      await expect(warning).toHaveTextContent('The final arguments differ from the text streamed before them.');
+      await expect(canvas.getByText('mallory')).toBeVisible();
+    },
+  },
+);
+
+/** A key written twice: the preview showed the first value, the arguments end with the last. */
+export const DuplicateKey = fixed(
+  [e.start('c1', { name: 'transfer', turnId: 'turn-1', location: 'server', risk: 'high' }), ...argumentDeltas('c1', '{"amount":1,"to":"bob","amount":1000000}'), pause(300), e.complete('c1', '{"amount":1,"to":"bob","amount":1000000}')],
+  {
+    play: async ({ canvas }) => {
+      await expect(canvas.getByRole('note')).toHaveTextContent('The key amount is written twice: the last value counts, not the first one shown.');
+      await expect(canvas.getByText('1000000')).toBeVisible();
+    },
+  },
+);
+
+/** The server's gate pinned the version before it ran: the card shows the arguments that ran, marked. */
+export const RanArgumentsRewritten = fixed(
+  [
+    ...callEvents('c1', { name: 'deploy_service', arguments: { service: 'billing', version: 'latest' }, outcome: 'open' }),
+    (store: ToolStreamStore) => store.getState().markApproval('c1', { approval: 'awaiting' }),
+    pause(900),
+    (store: ToolStreamStore) => store.getState().markApproval('c1', { approval: 'approved', approvedArguments: { service: 'billing', version: '2.4.1' } }),
+    pause(1500),
+    e.settled('c1', true),
+  ],
+  {
+    play: async ({ canvas }) => {
+      const ran = canvas.getByRole('group', { name: 'Arguments that ran' });
+      await expect(within(ran).getByText('2.4.1')).toBeVisible();
+      await expect(canvas.getByText('Changed before it ran')).toBeVisible();
+      await expect(within(canvas.getByRole('group', { name: 'Arguments' })).getByText('latest')).toBeVisible();
+    },
+  },
+);
+
+/** A person edited the amount before approving it: what ran is marked as edited. */
+export const RanArgumentsEdited = fixed(
+  [
+    ...callEvents('c1', { name: 'send_payment', arguments: { to: 'ada@example.test', amount: 500 }, outcome: 'open' }),
+    (store: ToolStreamStore) => store.getState().markApproval('c1', { approval: 'approved', approvedArguments: { to: 'ada@example.test', amount: 50 }, edited: true }),
+    pause(1200),
+    e.settled('c1', true),
+  ],
+  {
+    play: async ({ canvas }) => {
+      await expect(canvas.getByText('Edited before approval')).toBeVisible();
+      await expect(within(canvas.getByRole('group', { name: 'Arguments that ran' })).getByText('50')).toBeVisible();
+    },
+  },
+);

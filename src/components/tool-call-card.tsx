@@ -1,12 +1,16 @@
 import { forwardRef, memo, useId, type ComponentPropsWithoutRef } from 'react';
 import type { ToolStreamStore } from '../core/store';
+import { formatArgumentsPath, sameJson } from '../core/streamed-arguments';
+import type { ToolCall } from '../core/tool-call';
 import { callOutcome, formatDuration, outcomeText, useLabels } from '../hooks/labels';
 import { useCallDuration } from '../hooks/use-call-duration';
 import type { ToolgateClock } from '../hooks/use-now';
+import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useToolCall } from '../hooks/use-tool-call';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { cx } from './cx';
 import { ToolCallApproval, ToolCallInput, ToolCallOutput } from './tool-call-parts';
+import type { ToolgateLabels } from '../hooks/labels';
 import { ToolProgress } from './tool-progress';
 import { ToolStatusBadge } from './tool-status-badge';
 
@@ -39,11 +43,14 @@ export interface ToolCallCardProps extends Omit<ComponentPropsWithoutRef<'articl
 export const ToolCallCard = memo(
   forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ callId, store, schema, clock, className, ...rest }, ref) {
     const call = useToolCall(callId, store);
+    // For an app tool this page ran, its own answer says why it failed when the server's settled does not.
+    const { result: appResult } = useAppToolCall(callId);
     const labels = useLabels();
     const { ms, final } = useCallDuration(call, clock && { clock });
     const nameId = useId();
     if (!call) return null;
     const { status, lateOutcome: late } = call;
+    const message = call.message ?? (appResult?.ok === false ? appResult.message : undefined);
     return (
       <article
         {...rest}
@@ -78,10 +85,18 @@ export const ToolCallCard = memo(
           error={call.argumentsError}
           text={call.argumentsText}
         />
+        <ArgumentsWarnings call={call} labels={labels} />
+        <RanArguments call={call} labels={labels} />
         {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
         {call.code !== undefined && (
-          <p className="toolgate-card-note">
+          <p className="toolgate-card-note" data-result="">
             {labels.result} <code>{call.code}</code>
+            {status === 'settled' && message !== undefined && (
+              <>
+                {': '}
+                <span className="toolgate-card-message">{message}</span>
+              </>
+            )}
           </p>
         )}
         {call.cancelledBy && <p className="toolgate-card-note">{labels.cancelledBy[call.cancelledBy]}</p>}
@@ -102,3 +117,44 @@ export const ToolCallCard = memo(
     );
   }),
 );
+
+/**
+ * What the card warns of about the arguments (DESIGN "The wire"): final arguments that contradict
+ * the text streamed before them, and a key written twice (the preview showed the first value,
+ * the arguments end with the last). Text, as a note, so it is read out with the card.
+ */
+function ArgumentsWarnings({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
+  if (!call.argumentsMismatch && call.duplicateKeyPath === undefined) return null;
+  return (
+    <>
+      {call.argumentsMismatch && (
+        <p className="toolgate-card-warning" role="note" data-warning="arguments-mismatch">
+          {labels.argumentsMismatch}
+        </p>
+      )}
+      {call.duplicateKeyPath !== undefined && (
+        <p className="toolgate-card-warning" role="note" data-warning="duplicate-key">
+          {labels.duplicateKey(formatArgumentsPath(call.duplicateKeyPath))}
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * For a settled call whose arguments were edited by a person or rewritten by the server's gate,
+ * the arguments that ran (`approvedArguments`), marked as such (DESIGN "On the card").
+ */
+function RanArguments({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
+  const ran = call.approvedArguments;
+  if (call.status !== 'settled' || ran === undefined || sameJson(ran, call.arguments)) return null;
+  const how = call.approvalEdited ? 'edited' : 'rewritten';
+  return (
+    <div className="toolgate-card-ran" data-ran={how}>
+      <span className="toolgate-card-ran-label">
+        {labels.ranArguments} <span className="toolgate-chip" data-ran={how}>{call.approvalEdited ? labels.argumentsEdited : labels.argumentsRewritten}</span>
+      </span>
+      <ArgumentsPreview value={ran} complete aria-label={labels.ranArguments} />
+    </div>
+  );
+}

@@ -14,7 +14,9 @@ import { callOf as readCall } from './call-table';
 import type { ConfirmationController, ConfirmationOutcome } from './confirmation-types';
 import type { ErrorReporter } from './external-store';
 import type { ToolSession } from './session';
+import type { ApprovalMark } from './local-events';
 import type { ToolDescriptor } from './tool-descriptor';
+import type { JsonValue } from './json-value';
 import type { ClientMessage, ToolApprovalRequestMessage } from './wire';
 
 const RISKS: readonly unknown[] = ['low', 'medium', 'high'];
@@ -138,7 +140,9 @@ export interface ApprovalGateOptions {
    * The session's tool-call store (or anything shaped like it). A request whose call has ended
    * there (`settled`, `cancelled`, `failed`: e.g. its turn was interrupted here) is withdrawn
    * from the queue unanswered: nobody waits for that answer any more, and a person must not be
-   * asked to approve a call that can no longer run.
+   * asked to approve a call that can no longer run. With the store's `markApproval`, the call
+   * shows where its approval stands: `awaiting` while the request waits, then `approved` (with
+   * the request's arguments, what runs: the gate may have rewritten the model's), or `denied`.
    */
   calls?: ApprovalGateCalls;
 }
@@ -150,7 +154,11 @@ export interface ApprovalGateOptions {
  * connectApprovalGate(session, confirmations, { calls: store satisfies ApprovalGateCalls });
  */
 export interface ApprovalGateCalls {
-  getState(): { readonly calls: Readonly<Record<string, { readonly status: ToolCallStatus }>> };
+  getState(): {
+    readonly calls: Readonly<Record<string, { readonly status: ToolCallStatus }>>;
+    /** The store's action: where the call stands with its approval. */
+    markApproval?(callId: string, mark: ApprovalMark): void;
+  };
   subscribe(listener: () => void): () => void;
 }
 
@@ -191,6 +199,12 @@ export function connectApprovalGate(
       stopWatching();
       stopWatching = undefined;
     }
+  };
+  /** Mark the call's approval in the store, for a call it shows (a request may name another page's call). */
+  const mark = (callId: string, approval: ApprovalMark): void => {
+    if (calls === undefined) return;
+    const state = calls.getState();
+    if (state.markApproval !== undefined && readCall(state, callId) !== undefined) state.markApproval(callId, approval);
   };
   const forget = (requestId: string): void => {
     waiting.delete(requestId);
@@ -235,8 +249,14 @@ export function connectApprovalGate(
       callOf.set(message.requestId, message.callId);
       stopWatching ??= calls.subscribe(sweep);
     }
+    mark(message.callId, { approval: 'awaiting' });
     answerToolApprovalRequest(controller, message, (reply) => session.send(reply), { signal: pending.signal }).then(
-      () => forget(message.requestId),
+      (outcome) => {
+        forget(message.requestId);
+        // The request's arguments are what runs once approved (DESIGN "The session": the gate may have rewritten them).
+        if (outcome.status === 'done') mark(message.callId, { approval: 'approved', approvedArguments: message.arguments as JsonValue });
+        else mark(message.callId, { approval: 'denied', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
+      },
       () => forget(message.requestId),
     );
   });

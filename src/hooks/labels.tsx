@@ -68,6 +68,15 @@ export interface ToolgateLabels {
   approvalQueued: (count: number, formatted: string) => string;
   /** The output of an app tool this page ran. */
   output: string;
+  /** Final arguments that contradict the text streamed before them (the final ones are kept and shown). */
+  argumentsMismatch: string;
+  /** A key the argument text wrote twice in one object: `path` is where (`amount`, `legs[0].from`). */
+  duplicateKey: (path: string) => string;
+  /** The heading of the arguments that ran, where they differ from the model's. */
+  ranArguments: string;
+  /** Marks those arguments: a person edited them, or the server's check changed them before they ran. */
+  argumentsEdited: string;
+  argumentsRewritten: string;
   /** A tool's own view that failed to render: the error card's heading. */
   renderFailed: (toolName: string) => string;
   /** The group around the input a person gives an app tool (a form, a choice). */
@@ -138,6 +147,11 @@ export const defaultLabels: ToolgateLabels = {
   awaitingApproval: 'Awaiting approval',
   approvalQueued: (count, formatted) => (count === 1 ? 'After 1 earlier request' : `After ${formatted} earlier requests`),
   output: 'Output',
+  argumentsMismatch: 'The final arguments differ from the text streamed before them. The final arguments are shown.',
+  duplicateKey: (path) => `The key ${path} is written twice: the last value counts, not the first one shown.`,
+  ranArguments: 'Arguments that ran',
+  argumentsEdited: 'Edited before approval',
+  argumentsRewritten: 'Changed before it ran',
   renderFailed: (toolName) => `The view of ${toolName} failed`,
   personInput: (toolName) => `Your answer for ${toolName}`,
   confirm: defaultConfirmLabels,

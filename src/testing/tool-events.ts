@@ -6,6 +6,7 @@
  * store.getState().dispatch(e.start('c1', { name: 'search', turnId: 't1' }));
  * store.getState().dispatch(e.delta('c1', '{"q":"cats"}'));
  */
+import { TOOL_PHASES, type PhaseEvent, type PhaseFields } from '../core/tool-phases';
 import type {
   SessionClosedEvent,
   ToolPreviewEvent,
@@ -15,12 +16,23 @@ import type {
   ToolStreamArgumentsDeltaEvent,
   ToolStreamCancelledEvent,
   ToolStreamFailedEvent,
+  ToolStreamPhase,
   ToolStreamProgressEvent,
   ToolStreamSettledEvent,
   ToolStreamStartEvent,
 } from '../core/wire';
 
 type Extra = { seq?: number };
+
+/**
+ * Any phase's event, from the phase's own spec: its defaults, then `fields` (a field given as
+ * `undefined` keeps its default, or is left out). The named builders below are this with their own argument order.
+ */
+function phaseEvent<P extends ToolStreamPhase>(phase: P, callId: string, fields: Partial<PhaseFields<P>> & Extra = {}): PhaseEvent<P> {
+  const event: Record<string, unknown> = { type: 'tool.stream', phase, callId, ...TOOL_PHASES[phase].defaults };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) event[key] = value;
+  return event as unknown as PhaseEvent<P>;
+}
 
 /**
  * Builders for every wire event, with defaults for what a test does not care about (`name: 'tool'`, `turnId: 'turn-1'`).
@@ -30,63 +42,24 @@ type Extra = { seq?: number };
  * store.getState().dispatch(e.start('c1', { name: 'search', turnId: 't1' }));
  * store.getState().dispatch(e.delta('c1', '{"q":"cats"}'));
  * store.getState().dispatch(e.settled('c1', true));
+ * store.getState().dispatch(e.phase('settled', 'c2', { ok: false, code: 'REJECTED', message: 'declined by the user' }));
  */
 export const toolEvents = {
+  /** Any phase's event, with the defaults of its spec: what a new phase gets without a builder of its own. */
+  phase: phaseEvent,
   start: (
     callId: string,
-    options: { name?: string; turnId?: string; location?: ToolLocation; risk?: ToolRisk } & Extra = {},
-  ): ToolStreamStartEvent => ({
-    type: 'tool.stream',
-    phase: 'start',
-    callId,
-    name: options.name ?? 'tool',
-    turnId: options.turnId ?? 'turn-1',
-    ...(options.location !== undefined && { location: options.location }),
-    ...(options.risk !== undefined && { risk: options.risk }),
-    ...(options.seq !== undefined && { seq: options.seq }),
-  }),
-  delta: (callId: string, delta: string, extra: Extra = {}): ToolStreamArgumentsDeltaEvent => ({
-    type: 'tool.stream',
-    phase: 'arguments-delta',
-    callId,
-    delta,
-    ...extra,
-  }),
-  complete: (callId: string, args: unknown, extra: Extra = {}): ToolStreamArgumentsCompleteEvent => ({
-    type: 'tool.stream',
-    phase: 'arguments-complete',
-    callId,
-    arguments: args,
-    ...extra,
-  }),
-  progress: (callId: string, progress: unknown, extra: Extra = {}): ToolStreamProgressEvent => ({
-    type: 'tool.stream',
-    phase: 'progress',
-    callId,
-    progress,
-    ...extra,
-  }),
-  settled: (callId: string, ok = true, code?: string, extra: Extra = {}): ToolStreamSettledEvent => ({
-    type: 'tool.stream',
-    phase: 'settled',
-    callId,
-    ok,
-    ...(code !== undefined && { code }),
-    ...extra,
-  }),
-  cancelled: (callId: string, extra: Extra = {}): ToolStreamCancelledEvent => ({
-    type: 'tool.stream',
-    phase: 'cancelled',
-    callId,
-    ...extra,
-  }),
-  failed: (callId: string, message = 'the model stopped before completing the arguments', extra: Extra = {}): ToolStreamFailedEvent => ({
-    type: 'tool.stream',
-    phase: 'failed',
-    callId,
-    message,
-    ...extra,
-  }),
+    options: { name?: string; turnId?: string; location?: ToolLocation; risk?: ToolRisk; parentCallId?: string } & Extra = {},
+  ): ToolStreamStartEvent => phaseEvent('start', callId, options),
+  delta: (callId: string, delta: string, extra: Extra = {}): ToolStreamArgumentsDeltaEvent => phaseEvent('arguments-delta', callId, { delta, ...extra }),
+  complete: (callId: string, args: unknown, extra: Extra = {}): ToolStreamArgumentsCompleteEvent =>
+    phaseEvent('arguments-complete', callId, { arguments: args, ...extra }),
+  progress: (callId: string, progress: unknown, extra: Extra & { output?: unknown } = {}): ToolStreamProgressEvent =>
+    phaseEvent('progress', callId, { progress, ...extra }),
+  settled: (callId: string, ok = true, code?: string, extra: Extra & { message?: string; output?: unknown } = {}): ToolStreamSettledEvent =>
+    phaseEvent('settled', callId, { ok, code, ...extra }),
+  cancelled: (callId: string, extra: Extra = {}): ToolStreamCancelledEvent => phaseEvent('cancelled', callId, extra),
+  failed: (callId: string, message?: string, extra: Extra = {}): ToolStreamFailedEvent => phaseEvent('failed', callId, { message, ...extra }),
   preview: (callId: string, args: unknown, options: { name?: string; turnId?: string } & Extra = {}): ToolPreviewEvent => ({
     type: 'tool.preview',
     callId,
