@@ -5,7 +5,7 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { CONFIRMATION_STATUS_SETS, type ConfirmationStatus } from '../core/confirmation-machine';
+import { confirmationStatusSets, type ConfirmationStatus } from '../core/confirmation-machine';
 import type { ApprovalContext, CheckOutcome, ConfirmationController, ConfirmationOutcome, ConfirmationView } from '../core/confirmation-types';
 import type { JsonValue } from '../core/json-value';
 import type { ToolRoom } from '../core/room';
@@ -249,7 +249,7 @@ function RootView({ model, props }: { model: Model; props: ConfirmToolDialogRoot
   const canApprove = view !== null && view.can.approve && (step !== 'type-name' || review.typed.trim() === view.toolName);
   const reason = props.denyWithReason && review.reason.trim() !== '' ? review.reason.trim() : undefined;
   // Nothing runs any more: the outcome (or the withdrawal) can be closed.
-  const closable = view === null || CONFIRMATION_STATUS_SETS.ended.has(status);
+  const closable = view === null || confirmationStatusSets().ended.has(status);
 
   const returnFocus = useReturnFocus(model.open);
 
@@ -281,7 +281,7 @@ function RootView({ model, props }: { model: Model; props: ConfirmToolDialogRoot
     },
     closable,
     // The review layout (Deny, Approve) holds from the first look until the first outcome, so focus stays put.
-    reviewing: view !== null && view.attempt === 1 && CONFIRMATION_STATUS_SETS.beforeEnd.has(status),
+    reviewing: view !== null && view.attempt === 1 && confirmationStatusSets().beforeEnd.has(status),
     typed: review.typed,
     setTyped: (typed) => update({ typed }),
     denyWithReason: props.denyWithReason === true,

@@ -5,7 +5,7 @@
  * Check, Retry). One concern per component.
  */
 import { useId, type ReactNode } from 'react';
-import { CONFIRMATION_STATUS_SETS } from '../core/confirmation-machine';
+import { confirmationStatusSets } from '../core/confirmation-machine';
 import type { ConfirmationOutcome } from '../core/confirmation-types';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { ignoreRepeat, useConfirmToolDialog, useFocusTarget, type FocusTarget } from './confirm-dialog-context';
@@ -112,7 +112,7 @@ function StatusLine() {
 /** Why a request was refused, failed or has an unknown outcome: the outcomes a person must read. */
 function Alert() {
   const { view, outcome, labels } = useConfirmToolDialog();
-  const problem = outcome !== null && CONFIRMATION_STATUS_SETS.held.has(outcome.status) ? (outcome as Exclude<ConfirmationOutcome, { status: 'done' | 'denied' }>) : null;
+  const problem = outcome !== null && confirmationStatusSets().held.has(outcome.status) ? (outcome as Exclude<ConfirmationOutcome, { status: 'done' | 'denied' }>) : null;
   return (
     <div role="alert" className="toolgate-confirm-alert">
       {problem && (
@@ -136,7 +136,7 @@ function ReviewFields() {
   const stepRef = useFocusTarget<HTMLInputElement>('step');
   if (!reviewing || view === null) return null;
   // Typing stops once a person decided: the request has left review.
-  const editable = CONFIRMATION_STATUS_SETS.awaitingDecision.has(dialog.status);
+  const editable = confirmationStatusSets().awaitingDecision.has(dialog.status);
   return (
     <>
       {step === 'type-name' && (
@@ -202,7 +202,7 @@ function OutcomeActions() {
   // A write whose outcome was unknown is retried only deliberately, with a new confirmation.
   const uncertainWrite = view.descriptor.effect === 'write' && (status === 'uncertain' || view.checked || status === 'checking' || view.attempt > 1);
   const showCheck = view.checkable && (status === 'uncertain' || status === 'checking');
-  const showRetry = view.can.retry || (CONFIRMATION_STATUS_SETS.inFlight.has(status) && view.attempt > 1);
+  const showRetry = view.can.retry || (confirmationStatusSets().inFlight.has(status) && view.attempt > 1);
   return (
     <>
       <ActionButton focus="close" enabled={closable} onAct={close}>

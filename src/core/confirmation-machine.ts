@@ -167,45 +167,16 @@ export const CONFIRMATION_EVENT_ROLES = {
 } as const satisfies { readonly [E in ConfirmationEvent]: 'step' | 'decision' | 'success' | 'problem' | 'decline' | 'withdrawal' };
 
 type Role = (typeof CONFIRMATION_EVENT_ROLES)[ConfirmationEvent];
+type Row = readonly (readonly [ConfirmationEvent, ConfirmationStatus])[];
 
-const rowOf = (status: ConfirmationStatus): readonly (readonly [ConfirmationEvent, ConfirmationStatus])[] =>
-  Object.entries(CONFIRMATION_TRANSITIONS[status]) as [ConfirmationEvent, ConfirmationStatus][];
-
-/** Every status some event of `roles` leads to, from any row. */
-function reachedBy(roles: readonly Role[]): ReadonlySet<ConfirmationStatus> {
-  const out = new Set<ConfirmationStatus>();
-  for (const status of CONFIRMATION_STATUSES) {
-    for (const [event, next] of rowOf(status)) if (roles.includes(CONFIRMATION_EVENT_ROLES[event])) out.add(next);
-  }
-  return out;
-}
-
-/** The statuses whose row satisfies `test`. */
-const rowsWhere = (test: (row: readonly (readonly [ConfirmationEvent, ConfirmationStatus])[]) => boolean): ReadonlySet<ConfirmationStatus> =>
-  new Set(CONFIRMATION_STATUSES.filter((status) => test(rowOf(status))));
-
-const FINAL = rowsWhere((row) => row.length === 0);
-const ENDED = reachedBy(['success', 'problem', 'decline', 'withdrawal']);
-
-/** The statuses a request passes through from `idle` before anything ends it. */
-function beforeAnEnd(): ReadonlySet<ConfirmationStatus> {
-  const seen = new Set<ConfirmationStatus>(['idle']);
-  const todo: ConfirmationStatus[] = ['idle'];
-  for (let status = todo.pop(); status !== undefined; status = todo.pop()) {
-    for (const [, next] of rowOf(status)) {
-      if (ENDED.has(next) || seen.has(next)) continue;
-      seen.add(next);
-      todo.push(next);
-    }
-  }
-  return seen;
-}
+/** The events `status` accepts, with where each leads. */
+export const rowOf = (status: ConfirmationStatus): Row => Object.entries(CONFIRMATION_TRANSITIONS[status]) as [ConfirmationEvent, ConfirmationStatus][];
 
 /**
  * Groups of statuses, each derived from {@link CONFIRMATION_TRANSITIONS} and
  * {@link CONFIRMATION_EVENT_ROLES} (never listed by hand):
  * - `final`: no event leaves it (`done`, `denied`, `refused`, `withdrawn`);
- * - `outcome`: it holds an outcome of DESIGN's union (reached by a success, a problem or a decline);
+ * - `outcome`: it holds an outcome of the union (reached by a success, a problem or a decline);
  * - `held`: an outcome a person must read, shown until dismissed (reached by a problem:
  *   `refused`, `failed`, `uncertain`);
  * - `awaitingDecision`: a person may still say no (`idle`, `reviewing`);
@@ -213,11 +184,8 @@ function beforeAnEnd(): ReadonlySet<ConfirmationStatus> {
  *   (`confirming`, `invoking`, `checking`);
  * - `ended`: it holds an outcome or was withdrawn;
  * - `beforeEnd`: on the way from `idle` to the first end (`idle`, `reviewing`, `confirming`, `invoking`).
- *
- * @example
- * const busy = CONFIRMATION_STATUS_SETS.inFlight.has(view.status); // show a spinner, offer nothing
  */
-export const CONFIRMATION_STATUS_SETS: {
+export interface ConfirmationStatusSets {
   readonly final: ReadonlySet<ConfirmationStatus>;
   readonly outcome: ReadonlySet<ConfirmationStatus>;
   readonly held: ReadonlySet<ConfirmationStatus>;
@@ -225,22 +193,33 @@ export const CONFIRMATION_STATUS_SETS: {
   readonly inFlight: ReadonlySet<ConfirmationStatus>;
   readonly ended: ReadonlySet<ConfirmationStatus>;
   readonly beforeEnd: ReadonlySet<ConfirmationStatus>;
-} = Object.freeze({
-  final: FINAL,
-  outcome: reachedBy(['success', 'problem', 'decline']),
-  held: reachedBy(['problem']),
-  awaitingDecision: rowsWhere((row) => row.some(([event]) => CONFIRMATION_EVENT_ROLES[event] === 'decline')),
-  inFlight: rowsWhere((row) => row.length > 0 && row.every(([event]) => ['step', 'success', 'problem'].includes(CONFIRMATION_EVENT_ROLES[event]))),
-  ended: ENDED,
-  beforeEnd: beforeAnEnd(),
-});
+}
+
+let sets: ConfirmationStatusSets | undefined;
 
 /**
- * `true` once `status` has an outcome (the union of DESIGN "Confirmation").
+ * The {@link ConfirmationStatusSets}, derived from the table on first use (no work at import).
  *
  * @example
- * isConfirmationOutcomeStatus('uncertain') // true
+ * const busy = confirmationStatusSets().inFlight.has(view.status); // show a spinner, offer nothing
  */
-export function isConfirmationOutcomeStatus(status: ConfirmationStatus): status is 'done' | 'denied' | 'refused' | 'failed' | 'uncertain' {
-  return CONFIRMATION_STATUS_SETS.outcome.has(status);
+export function confirmationStatusSets(): ConfirmationStatusSets {
+  if (sets) return sets;
+  const rows = CONFIRMATION_STATUSES.map((status) => [status, rowOf(status)] as const);
+  const where = (test: (row: Row) => boolean) => new Set(rows.filter(([, row]) => test(row)).map(([status]) => status));
+  const reached = (...roles: Role[]) =>
+    new Set(rows.flatMap(([, row]) => row.filter(([event]) => roles.includes(CONFIRMATION_EVENT_ROLES[event])).map(([, next]) => next)));
+  const ended = reached('success', 'problem', 'decline', 'withdrawal');
+  const beforeEnd = new Set<ConfirmationStatus>(['idle']);
+  // A Set visits what is added while it is walked: this is a breadth-first walk from `idle`.
+  for (const status of beforeEnd) for (const [, next] of rowOf(status)) if (!ended.has(next)) beforeEnd.add(next);
+  return (sets = Object.freeze({
+    final: where((row) => row.length === 0),
+    outcome: reached('success', 'problem', 'decline'),
+    held: reached('problem'),
+    awaitingDecision: where((row) => row.some(([event]) => CONFIRMATION_EVENT_ROLES[event] === 'decline')),
+    inFlight: where((row) => row.length > 0 && row.every(([event]) => ['step', 'success', 'problem'].includes(CONFIRMATION_EVENT_ROLES[event]))),
+    ended,
+    beforeEnd,
+  }));
 }

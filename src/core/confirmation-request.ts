@@ -7,10 +7,10 @@
 import { canonicalJson } from './canonical-json';
 import {
   CONFIRMATION_EVENT_ROLES,
-  CONFIRMATION_STATUS_SETS,
+  confirmationStatusSets,
   CONFIRMATION_STATUSES,
-  CONFIRMATION_TRANSITIONS,
   nextConfirmationStatus,
+  rowOf,
   type ConfirmationEvent,
   type ConfirmationStatus,
 } from './confirmation-machine';
@@ -188,8 +188,8 @@ export function actionsOf(entry: Entry): ConfirmationActions {
     approve: deciding && start,
     deny: deciding,
     check: permits(entry, 'check'),
-    retry: !CONFIRMATION_STATUS_SETS.awaitingDecision.has(entry.status) && start,
-    dismiss: entry.shown && CONFIRMATION_STATUS_SETS.held.has(entry.status),
+    retry: !confirmationStatusSets().awaitingDecision.has(entry.status) && start,
+    dismiss: entry.shown && confirmationStatusSets().held.has(entry.status),
   });
 }
 
@@ -217,28 +217,15 @@ export function refresh(entry: Entry): void {
 
 /* ------------------------------------------------------------- outcomes */
 
-const OUTCOME_EVENTS: ReadonlyMap<ConfirmationStatus, ConfirmationEvent> = (() => {
-  const events = new Map<ConfirmationStatus, ConfirmationEvent>();
-  for (const status of CONFIRMATION_STATUSES) {
-    const row: { readonly [E in ConfirmationEvent]?: ConfirmationStatus } = CONFIRMATION_TRANSITIONS[status];
-    for (const [event, next] of Object.entries(row) as [ConfirmationEvent, ConfirmationStatus][]) {
-      const role = CONFIRMATION_EVENT_ROLES[event];
-      if (role !== 'success' && role !== 'problem' && role !== 'decline') continue;
-      const known = events.get(next);
-      // One outcome, one event: otherwise an outcome would not say which event it is.
-      if (known !== undefined && known !== event) throw new Error(`The outcome ${next} is reached by both ${known} and ${event}`);
-      events.set(next, event);
-    }
-  }
-  return events;
-})();
+const OUTCOME_ROLES: readonly string[] = ['success', 'problem', 'decline'];
 
 /**
  * The one event that ends a request in `outcome` (`done` by `succeed`, `uncertain` by `lose`,
- * …), read from the table: every outcome is settled through it.
+ * …), read from the table: every outcome is settled through it (a test holds it to one event each).
  */
 export function outcomeEvent(outcome: ConfirmationOutcome['status']): ConfirmationEvent {
-  const event = OUTCOME_EVENTS.get(outcome);
-  if (event === undefined) throw new Error(`No event of the confirmation table ends in ${outcome}`);
-  return event;
+  for (const status of CONFIRMATION_STATUSES) {
+    for (const [event, next] of rowOf(status)) if (next === outcome && OUTCOME_ROLES.includes(CONFIRMATION_EVENT_ROLES[event])) return event;
+  }
+  throw new Error(`No event of the confirmation table ends in ${outcome}`);
 }

@@ -1,5 +1,4 @@
 import { useCallback, useMemo } from 'react';
-import { CONFIRMATION_STATUS_SETS } from '../core/confirmation-machine';
 import type { ConfirmationController, ConfirmationState, ConfirmationView } from '../core/confirmation-types';
 import type { ReadableStore } from './use-store-selector';
 import { useToolgateContext } from './context';
@@ -40,10 +39,13 @@ const NO_CONFIRMATIONS: ReadableStore<ConfirmationState> = {
   subscribe: () => () => {},
 };
 
-/** Only a request still waiting for its answer counts: once approved it runs, and the card says so through the call. */
+/**
+ * Only a request still waiting for its answer counts (one a person can still deny, as the
+ * table says): once approved it runs, and the card says so through the call.
+ */
 function find(state: ConfirmationState, callId: string): Found {
   const all = state.current ? [state.current, ...state.queue] : state.queue;
-  const at = all.findIndex((view) => view.callId === callId && CONFIRMATION_STATUS_SETS.awaitingDecision.has(view.status));
+  const at = all.findIndex((view) => view.callId === callId && view.can.deny);
   return at < 0 ? NONE : { view: all[at] as ConfirmationView, ahead: at };
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createConfirmationController, type ConfirmationController, type ConfirmationView, type ToolDescriptor } from 'toolgate/core';
 import {
   CONFIRMATION_EVENT_ROLES,
-  CONFIRMATION_STATUS_SETS,
+  confirmationStatusSets,
   nextConfirmationStatus,
   type ConfirmationEvent,
 } from '../../src/core/confirmation-machine';
@@ -42,14 +42,14 @@ async function walk(fault: ScriptedRoomFault | undefined, descriptor: ToolDescri
   const queued = controller.request({ toolName: 'waiting', arguments: {}, descriptor });
   await shown(controller);
   controller.approve();
-  const after = await until(controller, (s) => s.current?.toolName !== 't' || CONFIRMATION_STATUS_SETS.held.has(s.current.status));
+  const after = await until(controller, (s) => s.current?.toolName !== 't' || confirmationStatusSets().held.has(s.current.status));
   if (after.current?.status === 'uncertain' && after.current.can.check) {
     controller.check();
     await until(controller, (s) => s.current?.status !== 'checking');
   }
   if (controller.getState().current?.can.retry) {
     controller.retry();
-    await until(controller, (s) => s.current?.toolName !== 't' || !CONFIRMATION_STATUS_SETS.inFlight.has(s.current.status));
+    await until(controller, (s) => s.current?.toolName !== 't' || !confirmationStatusSets().inFlight.has(s.current.status));
   }
   controller.dismiss({ requestId: controller.getState().current?.toolName === 't' ? controller.getState().current?.id : '' });
   await outcome.catch(() => undefined);
@@ -80,7 +80,7 @@ describe('the actions a request offers', () => {
       expect(can.check, where).toBe(allows(view, 'check') && view.checkable);
       // Retry: the same decision event, after an outcome (nobody can deny any more).
       if (can.retry) expect(allows(view, decision(view)) && !allows(view, 'deny'), where).toBe(true);
-      expect(can.dismiss, where).toBe(CONFIRMATION_STATUS_SETS.held.has(view.status));
+      expect(can.dismiss, where).toBe(confirmationStatusSets().held.has(view.status));
       // Whatever is offered, the event it fires has the role the table gives it.
       if (can.approve || can.retry) expect(CONFIRMATION_EVENT_ROLES[decision(view)]).toBe('decision');
     }
