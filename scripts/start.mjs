@@ -4,9 +4,10 @@
 // ws://HOST:PORT/ws, forwarded to the reference server listening on a free local port.
 // Stops cleanly on SIGINT and SIGTERM (every session gets `closed` first).
 //
-// Environment: PORT (default 8787), HOST (default 127.0.0.1), and the reference server's
-// TOOLGATE_SPEED (pacing, default 1; Infinity = instant), TOOLGATE_CLIENT_TOOLS (accept | ignore),
-// TOOLGATE_TOOL_STREAM (0 = a legacy server sending previews only).
+// Environment: PORT (default 8787), HOST (default 127.0.0.1), TOOLGATE_ALLOWED_ORIGINS (origins
+// besides the page's own that may load the page and open a session, comma-separated), and the
+// reference server's TOOLGATE_SPEED (pacing, default 1; Infinity = instant), TOOLGATE_CLIENT_TOOLS
+// (accept | ignore), TOOLGATE_TOOL_STREAM (0 = a legacy server sending previews only).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -57,12 +58,22 @@ try {
 }
 
 // 4. Start both.
-const { startReferenceServer } = await import(pathToFileURL(join(root, serverOut, 'index.mjs')).href);
+const { startReferenceServer, parseOriginList } = await import(pathToFileURL(join(root, serverOut, 'index.mjs')).href);
 const { serveDemo } = await import(pathToFileURL(join(root, 'demo', 'serve.mjs')).href);
+
+let extraOrigins;
+try {
+  extraOrigins = parseOriginList(process.env.TOOLGATE_ALLOWED_ORIGINS);
+} catch (error) {
+  fail(`TOOLGATE_ALLOWED_ORIGINS: ${error instanceof Error ? error.message : String(error)}`);
+}
+// The pages that may open a session: the demo's own origin (known once it listens) and those given.
+const pageOrigins = new Set(extraOrigins);
 
 const server = await startReferenceServer({
   host: '127.0.0.1',
   port: 0,
+  allowedOrigins: (origin) => pageOrigins.has(origin),
   speed: numberFrom('TOOLGATE_SPEED', 1),
   clientTools: process.env.TOOLGATE_CLIENT_TOOLS === 'ignore' ? 'ignore' : 'accept',
   toolStream: process.env.TOOLGATE_TOOL_STREAM !== '0',
@@ -70,7 +81,8 @@ const server = await startReferenceServer({
 });
 let demo;
 try {
-  demo = await serveDemo({ root: join(root, 'demo-dist'), target: server.url, host, port });
+  demo = await serveDemo({ root: join(root, 'demo-dist'), target: server.url, host, port, allowedOrigins: extraOrigins });
+  for (const origin of demo.allowedOrigins) pageOrigins.add(origin);
 } catch (error) {
   await server.close();
   fail(
@@ -83,6 +95,7 @@ try {
 console.log('');
 console.log(`toolgate demo: open ${demo.url}`);
 console.log(`  its session speaks WebSocket at ${demo.wsUrl} (the reference server, forwarded)`);
+console.log(`  pages allowed to connect: ${[...pageOrigins].join(', ')} (add others with TOOLGATE_ALLOWED_ORIGINS)`);
 console.log('  press Ctrl+C to stop');
 
 let stopping = false;

@@ -18,7 +18,7 @@ export class CanonicalJsonError extends Error {
  */
 export function canonicalize(value: unknown): string {
   const parts: string[] = [];
-  writeValue(value, parts, [], '$');
+  for (const piece of canonicalPieces(value)) parts.push(piece);
   return parts.join('');
 }
 
@@ -30,6 +30,33 @@ export function sha256Hex(text: string): string {
 /** The fingerprint the server binds confirmations and approvals to: SHA-256 of the JCS text. */
 export function fingerprintOf(value: unknown): string {
   return sha256Hex(canonicalize(value));
+}
+
+/**
+ * `fingerprintOf`, computed in slices of at most about `sliceMs` of work, giving the event loop
+ * back between them: a large value (a megabyte of arguments, ten thousand members) never holds up
+ * the other sessions for longer than a slice.
+ */
+export async function fingerprintInSlices(value: unknown, sliceMs = 4): Promise<string> {
+  const parts: string[] = [];
+  let sliceStart = performance.now();
+  let count = 0;
+  for (const piece of canonicalPieces(value)) {
+    parts.push(piece);
+    if (++count % 256 !== 0 || performance.now() - sliceStart < sliceMs) continue;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  }
+  const hash = createHash('sha256');
+  // The digest in slices too: a megabyte of text is a few milliseconds of hashing.
+  for (let i = 0; i < parts.length; i += 4096) {
+    hash.update(parts.slice(i, i + 4096).join(''), 'utf8');
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+  return hash.digest('hex');
 }
 
 /**
@@ -52,90 +79,121 @@ export function compareUtf16(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function writeValue(value: unknown, out: string[], stack: object[], path: string): void {
-  switch (typeof value) {
-    case 'string':
-      out.push(quote(value, path));
-      return;
-    case 'number':
-      out.push(formatNumber(value, path));
-      return;
-    case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
-    case 'object':
-      break;
-    default:
-      // undefined, function, symbol, bigint: none is a JSON value.
-      throw new CanonicalJsonError(`${path}: a ${typeof value} is not a JSON value`);
-  }
-  if (value === null) {
-    out.push('null');
-    return;
-  }
-  if (stack.includes(value)) throw new CanonicalJsonError(`${path}: cyclic structure`);
-  stack.push(value);
-  if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
-      // A hole in a sparse array reads as undefined and is refused like undefined.
-      writeValue(value[i], out, stack, `${path}[${i}]`);
-    }
-    out.push(']');
-  } else {
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) {
-      throw new CanonicalJsonError(`${path}: only plain objects are JSON objects`);
-    }
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort(compareUtf16);
-    out.push('{');
-    keys.forEach((key, i) => {
-      if (i > 0) out.push(',');
-      out.push(quote(key, `${path} key`), ':');
-      writeValue(record[key], out, stack, `${path}.${key}`);
-    });
-    out.push('}');
-  }
-  stack.pop();
+/** Where a value sits: its container and its key there (the root has neither). */
+interface Place {
+  parent: Open | undefined;
+  key: string | number | undefined;
 }
 
-function formatNumber(n: number, path: string): string {
-  if (!Number.isFinite(n)) throw new CanonicalJsonError(`${path}: ${n} is not a JSON number`);
+/** An array or object being written: its members and how far the writing got. */
+interface Open extends Place {
+  value: object;
+  /** The object's sorted keys, or null for an array. */
+  keys: readonly string[] | null;
+  length: number;
+  index: number;
+}
+
+/** `$.a[2].b`: written only for an error message, so the walk costs nothing on the way. */
+function pathOf(place: Place): string {
+  const parts: string[] = [];
+  for (let p: Place | undefined = place; p?.parent; p = p.parent) parts.push(typeof p.key === 'number' ? `[${p.key}]` : `.${String(p.key)}`);
+  return `$${parts.reverse().join('')}`;
+}
+
+/** The text of a value that is not a container, or `undefined` for a container. */
+function leaf(value: unknown, place: Place): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return quote(value, place);
+    case 'number':
+      return formatNumber(value, place);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      return value === null ? 'null' : undefined;
+    default:
+      // undefined, function, symbol, bigint: none is a JSON value.
+      throw new CanonicalJsonError(`${pathOf(place)}: a ${typeof value} is not a JSON value`);
+  }
+}
+
+function opening(value: object, place: Place, open: Set<object>): Open {
+  // The containers being written: meeting one again is a cycle.
+  if (open.has(value)) throw new CanonicalJsonError(`${pathOf(place)}: cyclic structure`);
+  open.add(value);
+  if (Array.isArray(value)) return { parent: place.parent, key: place.key, value, keys: null, length: value.length, index: 0 };
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw new CanonicalJsonError(`${pathOf(place)}: only plain objects are JSON objects`);
+  // The default sort compares strings by UTF-16 code units, which is §3.2.3's order (and what
+  // compareUtf16 spells out); it is native, so a wide object sorts fast.
+  const keys = Object.keys(value).sort();
+  return { parent: place.parent, key: place.key, value, keys, length: keys.length, index: 0 };
+}
+
+/**
+ * The canonical text of `root`, piece by piece, with an explicit stack rather than recursion:
+ * no depth of nesting can overflow the call stack, and a caller can pause between pieces.
+ */
+function* canonicalPieces(root: unknown): Generator<string, void, undefined> {
+  const open = new Set<object>();
+  const stack: Open[] = [];
+  let next: (Place & { value: unknown }) | undefined = { value: root, parent: undefined, key: undefined };
+  for (;;) {
+    if (next) {
+      const text = leaf(next.value, next);
+      if (text !== undefined) {
+        yield text;
+      } else {
+        const container = opening(next.value as object, next, open);
+        stack.push(container);
+        yield container.keys ? '{' : '[';
+      }
+      next = undefined;
+    }
+    const top = stack.at(-1);
+    if (!top) return;
+    if (top.index === top.length) {
+      yield top.keys ? '}' : ']';
+      open.delete(top.value);
+      stack.pop();
+      continue;
+    }
+    const i = top.index++;
+    if (top.keys) {
+      const key = top.keys[i]!;
+      yield `${i > 0 ? ',' : ''}${quote(key, { parent: top, key: `${key} key` })}:`;
+      next = { value: (top.value as Record<string, unknown>)[key], parent: top, key };
+    } else {
+      if (i > 0) yield ',';
+      // A hole in a sparse array reads as undefined and is refused like undefined.
+      next = { value: (top.value as unknown[])[i], parent: top, key: i };
+    }
+  }
+}
+
+function formatNumber(n: number, place: Place): string {
+  if (!Number.isFinite(n)) throw new CanonicalJsonError(`${pathOf(place)}: ${n} is not a JSON number`);
   // RFC 8785 §3.2.2.3: ECMAScript Number::toString, with minus zero written as 0.
   if (n === 0) return '0';
   return String(n);
 }
 
-const SHORT_ESCAPES: Record<number, string> = {
-  0x08: '\\b',
-  0x09: '\\t',
-  0x0a: '\\n',
-  0x0c: '\\f',
-  0x0d: '\\r',
-  0x22: '\\"',
-  0x5c: '\\\\',
-};
+/** A surrogate that is not half of a pair (I-JSON, RFC 7493 §2.1, required by RFC 8785 §3.1). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-function quote(s: string, path: string): string {
-  let out = '"';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdfff) {
-      // I-JSON (RFC 7493 §2.1, required by RFC 8785 §3.1): no lone surrogates.
-      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
-      }
-      throw new CanonicalJsonError(`${path}: lone surrogate U+${c.toString(16).toUpperCase()} at index ${i}`);
-    }
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue;
-    out += s.slice(start, i);
-    out += SHORT_ESCAPES[c] ?? `\\u${c.toString(16).padStart(4, '0')}`;
-    start = i + 1;
+/**
+ * RFC 8785 §3.2.2.2 adopts ECMAScript's QuoteJSONString by reference (as §3.2.2.3 adopts
+ * Number::toString): `\"`, `\\`, `\b \t \n \f \r`, other controls as lowercase `\u00xx`, nothing
+ * else escaped. The engine's `JSON.stringify` is that algorithm, natively: a megabyte of escapes
+ * costs milliseconds, where a loop over characters here stalled every other session for a tenth
+ * of a second. Lone surrogates, which it would escape, are refused first.
+ */
+function quote(s: string, place: Place): string {
+  const lone = LONE_SURROGATE.exec(s);
+  if (lone) {
+    const c = s.charCodeAt(lone.index);
+    throw new CanonicalJsonError(`${pathOf(place)}: lone surrogate U+${c.toString(16).toUpperCase()} at index ${lone.index}`);
   }
-  return `${out}${s.slice(start)}"`;
+  return JSON.stringify(s);
 }

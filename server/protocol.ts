@@ -1,65 +1,61 @@
 /**
  * The messages of the reference server. The kit's wire (`src/core/wire.ts`) fixes the tool
- * events and the session messages of DESIGN.md; the rest (welcome, turns, the room over the
- * socket, faults) is this server's and documented in server/README.md.
+ * events and the session messages of DESIGN.md; the rest (welcome, resume, turns, the room over
+ * the socket, faults) is written once, as types, in `src/client/protocol.ts`, which the client
+ * shares: this file only checks and narrows what arrives (documented in server/README.md).
  */
+import type {
+  ReferenceConnectionFrame,
+  ReferenceErrorCode,
+  ReferenceFault,
+  ReferenceMalformedFrame,
+  ReferenceOfferedTool,
+  ReferenceResume,
+  ReferenceRoomMethod,
+} from '../src/client/protocol';
 import type { ToolDeclaration, ToolResult, ToolResultCode, ToolRisk, ToolLocation } from '../src/core/wire';
 
 export type { ToolDeclaration, ToolResult, ToolResultCode, ToolRisk, ToolLocation };
+export type FaultSpec = ReferenceFault;
+export type MalformedFrame = ReferenceMalformedFrame;
+export type OfferedTool = ReferenceOfferedTool;
+export type RoomMethod = ReferenceRoomMethod;
+export type ErrorCode = ReferenceErrorCode;
+/** Every frame the server sends outside the event log. */
+export type ConnectionFrame = ReferenceConnectionFrame;
 
 export const TOOL_STREAM_V1 = 'tool-stream-v1';
 export const RESULT_CODES: readonly ToolResultCode[] = ['INTERRUPTED', 'REJECTED', 'INVALID', 'TIMEOUT', 'FAILED'];
 
-export type RoomMethod = 'describeTools' | 'confirmTool' | 'invokeTool' | 'listEffects';
-export const ROOM_METHODS: readonly RoomMethod[] = ['describeTools', 'confirmTool', 'invokeTool', 'listEffects'];
+/** Holds only when `List` names every member of `Union`: a new member must be listed here too. */
+type Exhaustive<Union, List extends readonly Union[]> = [Exclude<Union, List[number]>] extends [never] ? List : never;
 
-export type MalformedFrame =
-  | 'invalid-json'
-  | 'unknown-phase'
-  | 'missing-call-id'
-  | 'unknown-type'
-  | 'not-an-object'
-  | 'repeat-seq'
-  /** A frame that names the page's own interrupt (`toolgate.interrupt`), which no session may send. */
-  | 'local-event';
-export const MALFORMED_FRAMES: readonly MalformedFrame[] = [
-  'invalid-json',
-  'unknown-phase',
-  'missing-call-id',
-  'unknown-type',
-  'not-an-object',
-  'repeat-seq',
-  'local-event',
-];
+const ROOM_METHOD_LIST = ['describeTools', 'confirmTool', 'invokeTool', 'listEffects'] as const;
+export const ROOM_METHODS: Exhaustive<RoomMethod, typeof ROOM_METHOD_LIST> = ROOM_METHOD_LIST;
 
-export type FaultSpec =
-  /** The next `count` invokeTool responses are not sent; the effect still happens. */
-  | { fault: 'drop-invoke-response'; count?: number }
-  /** The next `count` confirmTool responses are not sent; the confirmation is made all the same and stays unconsumed. */
-  | { fault: 'drop-confirm-response'; count?: number }
-  /**
-   * The next `count` tool.result messages from the page are lost on the way: the server never
-   * acts on them. With `disconnect`, the socket drops right after each, as when a result is
-   * written into a connection that is already gone (the page resumes and may send it again).
-   */
-  | { fault: 'drop-tool-result'; count?: number; disconnect?: boolean }
-  /** Room responses wait `ms` before they are sent (0 turns the delay off). */
-  | { fault: 'delay-responses'; ms: number }
-  /** Drop the socket (now, or after `afterEvents` more events); the session stays resumable. */
-  | { fault: 'disconnect'; afterEvents?: number }
-  /** Close the session for good (now, or after `afterEvents` more events): `closed`. */
-  | { fault: 'close-session'; afterEvents?: number }
-  /** Send one malformed frame (now, or after `afterEvents` more events). */
-  | { fault: 'malformed'; frame: MalformedFrame; afterEvents?: number }
-  /** Disarm every fault of this session. */
-  | { fault: 'reset' };
+const MALFORMED_LIST = ['invalid-json', 'unknown-phase', 'missing-call-id', 'unknown-type', 'not-an-object', 'repeat-seq', 'local-event'] as const;
+export const MALFORMED_FRAMES: Exhaustive<MalformedFrame, typeof MALFORMED_LIST> = MALFORMED_LIST;
+
+const FAULT_LIST = [
+  'drop-invoke-response',
+  'drop-confirm-response',
+  'drop-tool-result',
+  'delay-responses',
+  'disconnect',
+  'close-session',
+  'malformed',
+  'reset',
+] as const;
+export const FAULT_NAMES: Exhaustive<FaultSpec['fault'], typeof FAULT_LIST> = FAULT_LIST;
 
 export type ClientFrame =
   | {
       type: 'hello';
       capabilities: string[];
       tools: ToolDeclaration[];
-      lastSeq?: number;
+      /** A resume: the session, the token its welcome carried, the last event the page has. */
+      resume?: ReferenceResume;
+      /** A resume without a token (an older client): always refused. */
       sessionId?: string;
     }
   | { type: 'tools.update'; tools: ToolDeclaration[] }
@@ -71,17 +67,7 @@ export type ClientFrame =
   | { type: 'session.close' }
   | ({ type: 'fault' } & FaultSpec);
 
-/** What the model sees of one tool, as the welcome lists it. */
-export interface OfferedTool {
-  name: string;
-  description?: string;
-  parameters?: Record<string, unknown>;
-  location: ToolLocation;
-  risk?: ToolRisk;
-  effect?: 'read' | 'write';
-}
-
-export type ParseResult = { ok: true; frame: ClientFrame } | { ok: false; code: string; message: string };
+export type ParseResult = { ok: true; frame: ClientFrame } | { ok: false; code: 'BAD_MESSAGE' | 'UNKNOWN_MESSAGE'; message: string };
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -90,6 +76,16 @@ const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length 
 
 function bad(message: string): ParseResult {
   return { ok: false, code: 'BAD_MESSAGE', message };
+}
+
+const isSeq = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+function parseResume(v: unknown): ReferenceResume | string {
+  if (!isRecord(v)) return '`resume` must be { sessionId, token, lastSeq }';
+  if (!nonEmpty(v.sessionId)) return '`resume.sessionId` must be a string';
+  if (!isString(v.token)) return '`resume.token` must be a string';
+  if (!isSeq(v.lastSeq)) return '`resume.lastSeq` must be an integer >= 0';
+  return { sessionId: v.sessionId, token: v.token, lastSeq: v.lastSeq };
 }
 
 function parseTools(v: unknown): ToolDeclaration[] | string {
@@ -119,17 +115,17 @@ export function parseClientFrame(value: unknown): ParseResult {
       if (typeof tools === 'string') return bad(tools);
       const caps = m.capabilities ?? [];
       if (!Array.isArray(caps) || !caps.every(isString)) return bad('`capabilities` must be an array of strings');
-      if (m.lastSeq !== undefined && !(typeof m.lastSeq === 'number' && m.lastSeq >= 0)) {
-        return bad('`lastSeq` must be a number >= 0');
-      }
+      if (m.lastSeq !== undefined && !isSeq(m.lastSeq)) return bad('`lastSeq` must be an integer >= 0');
       if (m.sessionId !== undefined && !nonEmpty(m.sessionId)) return bad('`sessionId` must be a string');
+      const resume = m.resume === undefined ? undefined : parseResume(m.resume);
+      if (typeof resume === 'string') return bad(resume);
       return {
         ok: true,
         frame: {
           type: 'hello',
           capabilities: caps,
           tools,
-          ...(m.lastSeq !== undefined ? { lastSeq: m.lastSeq as number } : {}),
+          ...(resume !== undefined ? { resume } : {}),
           ...(m.sessionId !== undefined ? { sessionId: m.sessionId } : {}),
         },
       };
@@ -241,9 +237,7 @@ function parseFault(m: Record<string, unknown>): ParseResult {
     case 'reset':
       return { ok: true, frame: { type: 'fault', fault: 'reset' } };
     default:
-      return bad(
-        'fault needs `fault`: drop-invoke-response, drop-confirm-response, drop-tool-result, delay-responses, disconnect, close-session, malformed or reset',
-      );
+      return bad(`fault needs \`fault\`: ${FAULT_NAMES.slice(0, -1).join(', ')} or ${FAULT_NAMES.at(-1)}`);
   }
 }
 

@@ -18,11 +18,15 @@ export type JsonSchema = {
   maxLength?: number;
 };
 
+/** At most this many problems are named; a refusal stays a sentence, not a copy of the input. */
+const MAX_PROBLEMS = 20;
+
 /** Problems with `value` against `schema`; empty when it is valid. */
 export function validateAgainstSchema(schema: JsonSchema, value: unknown, path = '$'): string[] {
   const problems: string[] = [];
   check(schema, value, path, problems);
-  return problems;
+  if (problems.length <= MAX_PROBLEMS) return problems;
+  return [...problems.slice(0, MAX_PROBLEMS), `and ${problems.length - MAX_PROBLEMS} more`];
 }
 
 function typeOf(value: unknown): string {

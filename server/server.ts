@@ -1,16 +1,23 @@
 /**
  * The reference server: a WebSocket endpoint (package `ws`) speaking the session of DESIGN.md
- * for the two runtimes of the seeds. See server/README.md for the protocol.
+ * for the two runtimes of the seeds. See server/README.md for the protocol, its limits, and what
+ * a deployment must add.
  */
-import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { builtInServerTools, defaultBeforeToolCall, type BeforeToolCall, type ServerTool } from './agent-tools';
-import { parseClientFrame, type FaultSpec } from './protocol';
+import { serveConnection } from './connection';
+import { registerIntrospection, type ServerFootprint } from './introspect';
+import { resolveLimits, type ServerLimits } from './limits';
+import { originAllowed, type OriginPolicy } from './origins';
+import type { FaultSpec } from './protocol';
 import { Records, type EffectRecord, type IgnoredRecord, type TraceRecord } from './records';
+import { SessionRegistry } from './registry';
 import { Room, type RoomOptions } from './room';
 import { BUILT_IN_SCRIPTS, type Script } from './scripts';
-import { Session, type SessionConfig } from './session';
+import type { Session, SessionConfig } from './session';
 import { systemTimer, type Timer } from './timer';
 
 export interface ReferenceServerOptions {
@@ -18,11 +25,18 @@ export interface ReferenceServerOptions {
   host?: string;
   /** Default 8787; 0 picks a free port. */
   port?: number;
+  /**
+   * The web pages that may open a session: their origins (`http://127.0.0.1:8787`), or a function
+   * of the origin. A browser's upgrade from any other origin gets HTTP 403 before any session
+   * exists. A client that is not a browser sends no `Origin` and is let through (only
+   * authentication can tell such clients apart). Default none: no page may connect.
+   */
+  allowedOrigins?: OriginPolicy;
   /** Pacing of scripted turns: 1 is realistic, 4 four times faster, Infinity (or 0) instant. */
   speed?: number;
   /** Base delay of one argument fragment at speed 1, in ms (default 30; 0 = instant). */
   tokenDelayMs?: number;
-  /** The clock for pacing, timeouts and delays (tests pass a manual one). */
+  /** The clock for pacing, timeouts, expiries and message budgets (tests pass a manual one). */
   timer?: Timer;
   /** seed 000: app tools are offered to the model only when the agent accepts them. Default 'accept'. */
   clientTools?: 'accept' | 'ignore';
@@ -30,7 +44,7 @@ export interface ReferenceServerOptions {
   toolStream?: boolean;
   /** seed 000 `clientToolTimeoutMs`: how long an app-tool call may take. Default 120000. */
   clientToolTimeoutMs?: number;
-  /** How long a session without a socket waits for a resume before it closes. Default 300000. */
+  /** How long a session without a socket waits for a resume before it closes, and a closed one is remembered. Default 300000. */
   resumeWindowMs?: number;
   /** seed 000 `beforeToolCall`; the default asks the page to approve high-risk calls. */
   beforeToolCall?: BeforeToolCall;
@@ -38,12 +52,13 @@ export interface ReferenceServerOptions {
   serverTools?: readonly ServerTool[];
   /** Scripts besides the built-in ones (same name replaces). */
   scripts?: readonly Script[];
+  /** The room: its id, tools, and the grants each session gets (`grants`, a list or a function of the session). */
   room?: RoomOptions;
   /** Fault injection: `false` refuses `fault` messages; an object also arms faults for every new session. */
   faults?: boolean | { enabled?: boolean; dropInvokeResponses?: number; responseDelayMs?: number };
-  /** Largest accepted client frame, in bytes. Default 16 MiB. */
-  maxPayload?: number;
-  /** Diagnostics (a crashed turn); default silent. */
+  /** Frame size, depth and values, message budget, sessions, expiries, what is kept (see ServerLimits). */
+  limits?: Partial<ServerLimits>;
+  /** Diagnostics (a crashed turn, a socket error); default silent. */
   log?: (line: string) => void;
 }
 
@@ -53,15 +68,16 @@ export interface ReferenceServer {
   readonly port: number;
   readonly host: string;
   readonly room: Room;
-  /** Every effect, in order: room invocations and server-tool writes, accepted, refused or failed. */
+  readonly limits: Readonly<ServerLimits>;
+  /** Effects, in order (room invocations and server-tool writes, accepted, refused or failed); bounded. */
   readonly effects: readonly EffectRecord[];
-  /** Internal trace publications (`tool.invoked`, `tool.completed`, `tool.failed`). */
+  /** Internal trace publications (`tool.invoked`, `tool.completed`, `tool.failed`); bounded. */
   readonly traces: readonly TraceRecord[];
-  /** Client messages the server ignored, with the reason. */
+  /** Client messages and upgrades the server refused or ignored, with the reason; bounded. */
   readonly ignored: readonly IgnoredRecord[];
   /** Live (not closed) sessions by id. */
   readonly sessions: ReadonlyMap<string, Session>;
-  /** A session by id, live or closed. */
+  /** A session by id, live or recently closed. */
   session(id: string): Session | undefined;
   /** Server-side final close of a session: `closed`, then no resume. */
   closeSession(id: string): boolean;
@@ -72,29 +88,36 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
-function textOf(data: RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data).toString('utf8');
+/** Answer an upgrade that may not go on with a plain HTTP status, before any WebSocket exists. */
+function refuseUpgrade(socket: Duplex, status: number, text: string, message: string): void {
+  const body = `${message}\n`;
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  socket.on('error', () => {});
 }
 
-export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  const host = options.host ?? '127.0.0.1';
+/** The session configuration, records and room a server's sessions share. */
+function configure(options: ReferenceServerOptions, limits: ServerLimits): SessionConfig {
   const timer = options.timer ?? systemTimer;
-  const records = new Records(() => timer.now());
-  const room = new Room(records, () => timer.now(), options.room);
+  const records = new Records(() => timer.now(), {
+    perSession: limits.maxRecordsPerSession,
+    total: limits.maxRecords,
+    valueBytes: limits.maxRecordedValueBytes,
+  });
+  const room = new Room(records, () => timer.now(), {
+    confirmationTtlMs: limits.confirmationTtlMs,
+    maxUnusedConfirmations: limits.maxUnusedConfirmations,
+    ...options.room,
+    // The limits every frame is held to: arguments read from a frame were checked against them.
+    argumentLimits: { maxDepth: limits.maxDepth, maxNodes: limits.maxNodes },
+  });
   const faultOptions = typeof options.faults === 'object' ? options.faults : {};
   const serverTools = new Map<string, ServerTool>();
   for (const tool of [...builtInServerTools(), ...(options.serverTools ?? [])]) serverTools.set(tool.name, tool);
   const scripts = new Map<string, Script>();
   for (const script of [...BUILT_IN_SCRIPTS, ...(options.scripts ?? [])]) scripts.set(script.name, script);
-  const log = options.log ?? (() => {});
-
-  const live = new Map<string, Session>();
-  const all = new Map<string, Session>();
-  const sockets = new Set<WebSocket>();
-
-  const config: SessionConfig = {
+  return {
     toolStream: options.toolStream ?? true,
     clientTools: options.clientTools ?? 'accept',
     clientToolTimeoutMs: options.clientToolTimeoutMs ?? 120_000,
@@ -112,129 +135,136 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     timer,
     room,
     records,
-    log,
+    limits: { maxReplayBytes: limits.maxReplayBytes, maxTurnsKept: limits.maxTurnsKept, maxDroppedKept: 100 },
+    log: options.log ?? (() => {}),
   };
+}
 
-  const wss = new WebSocketServer({ host, port: options.port ?? 8787, maxPayload: options.maxPayload ?? 16 * 1024 * 1024 });
-  await new Promise<void>((resolve, reject) => {
-    wss.once('listening', resolve);
-    wss.once('error', reject);
+interface Endpoint {
+  http: Server;
+  sockets: Set<WebSocket>;
+  stop(): void;
+}
+
+/**
+ * The HTTP server whose upgrades become sessions' sockets: the origin is checked first (403
+ * before any WebSocket exists), frames are limited in size by ws itself, and a heartbeat drops
+ * sockets whose peer vanished without a close.
+ */
+function openEndpoint(options: ReferenceServerOptions, limits: ServerLimits, config: SessionConfig, registry: SessionRegistry): Endpoint {
+  const { records, timer, log } = config;
+  const allowedOrigins = options.allowedOrigins ?? [];
+  const sockets = new Set<WebSocket>();
+  /** Sockets that answered the last ping (or opened since). */
+  const alive = new Set<WebSocket>();
+  // ws's maxPayload: a frame larger than the limit closes the socket with 1009 as soon as its
+  // header says so, before its payload is buffered.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes });
+  const http = createServer((_request, response) => {
+    response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' }).end('this is a WebSocket endpoint\n');
   });
-  wss.on('error', (error) => log(`server error: ${error.message}`));
-  const port = (wss.address() as AddressInfo).port;
-
-  wss.on('connection', (socket) => {
-    sockets.add(socket);
-    let session: Session | undefined;
-    const reply = (frame: Record<string, unknown>) => {
-      if (socket.readyState === 1) socket.send(JSON.stringify(frame));
-    };
-
-    socket.on('message', (data, isBinary) => {
-      const ignore = (reason: string, code: string, message: string) => {
-        records.addIgnored({ sessionId: session?.id, message: 'frame', reason });
-        reply({ type: 'error', code, message });
-      };
-      if (isBinary) return ignore('binary-frame', 'BAD_JSON', 'frames are JSON text');
-      let value: unknown;
-      try {
-        value = JSON.parse(textOf(data));
-      } catch {
-        return ignore('invalid-json', 'BAD_JSON', 'the frame is not JSON');
-      }
-      const parsed = parseClientFrame(value);
-      if (!parsed.ok) {
-        records.addIgnored({
-          sessionId: session?.id,
-          message: typeof (value as { type?: unknown })?.type === 'string' ? (value as { type: string }).type : 'frame',
-          reason: parsed.code === 'UNKNOWN_MESSAGE' ? 'unknown-message' : 'bad-message',
-          detail: parsed.message,
-        });
-        reply({ type: 'error', code: parsed.code, message: parsed.message });
-        return;
-      }
-      const frame = parsed.frame;
-      if (frame.type === 'hello' && !session) {
-        if (frame.sessionId !== undefined) {
-          const existing = live.get(frame.sessionId);
-          if (!existing) {
-            const closed = all.has(frame.sessionId);
-            reply({
-              type: 'session.refused',
-              sessionId: frame.sessionId,
-              reason: closed ? 'closed' : 'unknown',
-              message: closed ? 'that session was closed for good; start a new one' : 'no such session',
-            });
-            socket.close(closed ? 4410 : 4404, closed ? 'session closed' : 'unknown session');
-            return;
+  http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const origin = request.headers.origin;
+    if (!originAllowed(allowedOrigins, origin)) {
+      records.addIgnored({ sessionId: undefined, message: 'upgrade', reason: 'origin-not-allowed', detail: origin });
+      refuseUpgrade(socket, 403, 'Forbidden', `origin not allowed: ${String(origin)}`);
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      sockets.add(ws);
+      alive.add(ws);
+      ws.on('pong', () => alive.add(ws));
+      ws.on('close', () => {
+        sockets.delete(ws);
+        alive.delete(ws);
+      });
+      ws.on('error', (error) => log(`socket error: ${error.message}`));
+      serveConnection(ws, { registry, records, limits, timer, origin });
+    });
+  });
+  http.on('error', (error) => log(`server error: ${error.message}`));
+  // A socket whose peer vanished without a close (a sleeping laptop, a cut cable) answers no ping:
+  // it is dropped like a lost connection, and its session waits for a resume.
+  const heartbeat =
+    limits.heartbeatMs > 0 && Number.isFinite(limits.heartbeatMs)
+      ? setInterval(() => {
+          for (const ws of sockets) {
+            if (!alive.delete(ws)) ws.terminate();
+            else ws.ping();
           }
-          session = existing;
-          existing.attach(socket, frame, true);
-          return;
-        }
-        const id = `sess_${randomBytes(8).toString('hex')}`;
-        session = new Session(id, config, (s) => live.delete(s.id));
-        live.set(id, session);
-        all.set(id, session);
-        session.attach(socket, frame, false);
-        return;
-      }
-      if (!session) {
-        records.addIgnored({ sessionId: undefined, message: frame.type, reason: 'hello-required' });
-        reply({ type: 'error', code: 'HELLO_REQUIRED', message: 'say hello first' });
-        return;
-      }
-      // A socket replaced by a resume, or of a closed session, speaks for nobody.
-      if (!session.isAttached(socket)) return;
-      session.handle(frame);
-    });
-    socket.on('close', () => {
-      sockets.delete(socket);
-      session?.detach(socket);
-    });
-    socket.on('error', (error) => log(`socket error: ${error.message}`));
+        }, limits.heartbeatMs).unref()
+      : undefined;
+  return { http, sockets, stop: () => clearInterval(heartbeat) };
+}
+
+/** Close every session (so `closed` reaches the pages), then every socket, then stop listening. */
+async function shutDown(endpoint: Endpoint, registry: SessionRegistry): Promise<void> {
+  const { http, sockets } = endpoint;
+  endpoint.stop();
+  registry.closeAll('shutdown');
+  for (const s of sockets) if (s.readyState === 1) s.close(1001, 'server shutting down');
+  // Let close handshakes finish so `closed` reaches the clients, then cut what is left.
+  const pending = [...sockets].filter((s) => s.readyState !== 3);
+  await Promise.race([
+    Promise.all(pending.map((s) => new Promise<void>((resolve) => (s.readyState === 3 ? resolve() : s.once('close', () => resolve()))))),
+    new Promise<void>((resolve) => setTimeout(resolve, 500).unref()),
+  ]);
+  for (const s of sockets) s.terminate();
+  registry.forgetAll();
+  const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeAllConnections();
+  await stopped;
+}
+
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const host = options.host ?? '127.0.0.1';
+  const limits = resolveLimits(options.limits);
+  const config = configure(options, limits);
+  const { room, records } = config;
+  const registry = new SessionRegistry(config, limits.maxSessions);
+  const endpoint = openEndpoint(options, limits, config, registry);
+  await new Promise<void>((resolve, reject) => {
+    endpoint.http.once('error', reject);
+    endpoint.http.listen(options.port ?? 8787, host, () => resolve());
   });
+  const port = (endpoint.http.address() as AddressInfo).port;
 
   let closing: Promise<void> | undefined;
-  return {
-    url: `ws://${host}:${port}`,
+  const server: ReferenceServer = {
+    url: `ws://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     host,
     room,
+    limits,
     effects: records.effects,
     traces: records.traces,
     ignored: records.ignored,
-    sessions: live,
-    session: (id) => all.get(id),
+    sessions: registry.live,
+    session: (id) => registry.get(id),
     closeSession(id) {
-      const s = live.get(id);
+      const s = registry.live.get(id);
       if (!s) return false;
       s.close('server');
       return true;
     },
     dropConnection(id) {
-      return live.get(id)?.dropConnection() ?? false;
+      return registry.live.get(id)?.dropConnection() ?? false;
     },
     injectFault(id, fault) {
-      const s = live.get(id);
+      const s = registry.live.get(id);
       if (!s) return false;
       s.injectFault(fault);
       return true;
     },
     close() {
-      closing ??= (async () => {
-        for (const s of [...live.values()]) s.close('shutdown');
-        for (const s of sockets) if (s.readyState === 1) s.close(1001, 'server shutting down');
-        // Let close handshakes finish so `closed` reaches the clients, then cut what is left.
-        const pending = [...sockets].filter((s) => s.readyState !== 3);
-        await Promise.race([
-          Promise.all(pending.map((s) => new Promise<void>((resolve) => (s.readyState === 3 ? resolve() : s.once('close', () => resolve()))))),
-          new Promise<void>((resolve) => setTimeout(resolve, 500).unref()),
-        ]);
-        for (const s of sockets) s.terminate();
-        await new Promise<void>((resolve) => wss.close(() => resolve()));
-      })();
+      closing ??= shutDown(endpoint, registry);
       return closing;
     },
   };
+  registerIntrospection(server, (): ServerFootprint => {
+    const sessions: ServerFootprint['sessions'] = {};
+    for (const [id, session] of registry.live) sessions[id] = session.footprint();
+    return { ...registry.counts(), sockets: endpoint.sockets.size, room: room.counts(), records: records.sessionCounts(), sessions };
+  });
+  return server;
 }

@@ -1,9 +1,12 @@
 /**
- * The reference server's own frames: what DESIGN's wire leaves to the session (the welcome,
- * resume, turns, the room over the socket, faults). See server/README.md "The protocol".
- * Types only; the client reads every field defensively, since a frame is data from a socket.
+ * The reference server's own messages: what the kit's wire leaves to the session (the welcome and
+ * resume, turns, the room over the socket, faults, refusals). See server/README.md "The protocol".
+ *
+ * Types only, and the one place they are written: the reference server imports them with
+ * `import type`, so the server and this client cannot drift apart. The client still reads every
+ * field defensively, since a frame is data from a socket.
  */
-import type { ClientMessage, ToolDeclaration } from '../core/wire';
+import type { ClientMessage, ToolDeclaration, ToolLocation, ToolRisk } from '../core/wire';
 
 /**
  * The malformed frames the server can be asked to send.
@@ -33,7 +36,11 @@ export type ReferenceFault =
   | { fault: 'drop-invoke-response'; count?: number }
   /** The next `count` (1) confirmTool responses are not sent; the confirmation is made and stays unused. */
   | { fault: 'drop-confirm-response'; count?: number }
-  /** The next `count` (1) tool.result messages from the page are lost; with `disconnect`, the socket drops after each. */
+  /**
+   * The next `count` (1) tool.result messages from the page are lost on the way: the server never
+   * acts on them. With `disconnect`, the socket drops right after each, as when a result is
+   * written into a connection that is already gone (the page resumes and may send it again).
+   */
   | { fault: 'drop-tool-result'; count?: number; disconnect?: boolean }
   /** Room responses wait `ms` on the server clock (0 turns the delay off). */
   | { fault: 'delay-responses'; ms: number }
@@ -70,16 +77,46 @@ export interface StartTurnOptions {
 }
 
 /**
- * Every message this client sends: the kit's session messages (`hello`, `tools.update`, `tool.result`,
- * `turn.interrupt`, `tool.approval`), with `hello` naming the session
- * to resume, plus the reference server's own (turns, the room, close, faults).
+ * What it takes to resume a session: its id, the `resumeToken` its welcome carried, and the `seq`
+ * of the last event the page has. Knowing a session id is not enough to take a session over.
+ *
+ * @example
+ * const saved: ReferenceResume | undefined = session.resume;
+ * if (saved) sessionStorage.setItem('toolgate', JSON.stringify(saved));
+ */
+export interface ReferenceResume {
+  sessionId: string;
+  token: string;
+  lastSeq: number;
+}
+
+/**
+ * The first message of every connection: the kit's `hello`, with `resume` to take up a session
+ * that lost its connection (the server replays the events after `resume.lastSeq`).
+ *
+ * @example
+ * const hello: ReferenceHello = { type: 'hello', capabilities: ['tool-stream-v1'], tools: [], resume: { sessionId, token, lastSeq: 12 } };
+ */
+export interface ReferenceHello {
+  type: 'hello';
+  capabilities: string[];
+  tools: ToolDeclaration[];
+  /** The kit's field; the reference server reads `resume.lastSeq` instead. */
+  lastSeq?: number;
+  resume?: ReferenceResume;
+}
+
+/**
+ * Every message this client sends: the kit's session messages (`hello`, `tools.update`,
+ * `tool.result`, `turn.interrupt`, `tool.approval`), with `hello` able to resume, plus the
+ * reference server's own (turns, the room, close, faults).
  *
  * @example
  * const message: ReferenceClientMessage = { type: 'turn.start', prompt: 'deploy', speed: Infinity };
  */
 export type ReferenceClientMessage =
   | Exclude<ClientMessage, { type: 'hello' }>
-  | { type: 'hello'; capabilities: string[]; tools: ToolDeclaration[]; lastSeq?: number; sessionId?: string }
+  | ReferenceHello
   | { type: 'turn.start'; prompt: string; turnId?: string; speed?: number; params?: Record<string, unknown> }
   | { type: 'room.request'; id: string; method: ReferenceRoomMethod; params: Record<string, unknown> }
   | { type: 'session.close' }
@@ -95,8 +132,8 @@ export interface ReferenceOfferedTool {
   name: string;
   description?: string;
   parameters?: Record<string, unknown>;
-  location: 'server' | 'app';
-  risk?: 'low' | 'medium' | 'high';
+  location: ToolLocation;
+  risk?: ToolRisk;
   effect?: 'read' | 'write';
 }
 
@@ -110,6 +147,11 @@ export interface ReferenceOfferedTool {
 export interface ReferenceWelcome {
   type: 'session.welcome';
   sessionId: string;
+  /**
+   * The secret that resumes this session (at least 128 random bits, the same for the session's
+   * whole life). Keep it where the page keeps the session id; never show or log it.
+   */
+  resumeToken: string;
   resumed: boolean;
   /** The last event's seq before any replay. */
   currentSeq: number;
@@ -125,6 +167,100 @@ export interface ReferenceWelcome {
 }
 
 /**
+ * Why a resume was refused: `unknown` (no such session, or not with that token: the two are
+ * answered alike), `closed` (it ended for good), `gap` (the events after `lastSeq` are no longer
+ * kept, so the page cannot catch up).
+ *
+ * @example
+ * session.onFrame((frame) => {
+ *   if (frame.type === 'session.refused' && (frame.reason as ReferenceRefusalReason) === 'gap') startOver();
+ * });
+ */
+export type ReferenceRefusalReason = 'unknown' | 'closed' | 'gap';
+
+/**
+ * The answer to a `hello` that cannot resume; the socket then closes (4404 unknown, 4410 closed,
+ * 4412 gap) and no session is attached to it.
+ *
+ * @example
+ * const refusal: ReferenceRefusal = { type: 'session.refused', sessionId: 'sess_1', reason: 'unknown', message: 'no such session' };
+ */
+export interface ReferenceRefusal {
+  type: 'session.refused';
+  sessionId: string;
+  reason: ReferenceRefusalReason;
+  message: string;
+}
+
+/**
+ * The codes of the server's `error` frames: it could not, or would not, use a message.
+ *
+ * @example
+ * session.onFrame((frame) => {
+ *   if (frame.type === 'error' && (frame.code as ReferenceErrorCode) === 'RATE_LIMITED') slowDown();
+ * });
+ */
+export type ReferenceErrorCode =
+  | 'BAD_JSON'
+  | 'BAD_MESSAGE'
+  | 'UNKNOWN_MESSAGE'
+  | 'TOO_COMPLEX'
+  | 'RATE_LIMITED'
+  | 'SERVER_BUSY'
+  | 'HELLO_REQUIRED'
+  | 'HELLO_REPEATED'
+  | 'TURN_IN_PROGRESS'
+  | 'UNKNOWN_SCRIPT'
+  | 'DUPLICATE_TURN'
+  | 'RESULT_IGNORED'
+  | 'APPROVAL_IGNORED'
+  | 'FINGERPRINT_MISMATCH'
+  | 'FAULTS_DISABLED';
+
+/**
+ * The server could not use a message: a code, a sentence, and what the message concerned
+ * (`callId`, `requestId`, `turnId`, `reason`, … where there is one).
+ *
+ * @example
+ * const error: ReferenceErrorFrame = { type: 'error', code: 'RESULT_IGNORED', message: 'call c1 already has its result', callId: 'c1' };
+ */
+export interface ReferenceErrorFrame {
+  type: 'error';
+  code: ReferenceErrorCode;
+  message: string;
+  [detail: string]: unknown;
+}
+
+/**
+ * The room's refusal codes: authority, confirmations, arguments, and the server's own limits.
+ *
+ * @example
+ * const definite = (code: ReferenceRoomErrorCode) => code !== 'TOOL_FAILED';
+ */
+export type ReferenceRoomErrorCode =
+  | 'UNKNOWN_TOOL'
+  | 'FORBIDDEN'
+  | 'INVALID_ARGUMENTS'
+  | 'CONFIRMATION_REQUIRED'
+  | 'CONFIRMATION_INVALID'
+  | 'CONFIRMATION_CONSUMED'
+  | 'CONFIRMATION_EXPIRED'
+  | 'TOO_MANY_CONFIRMATIONS'
+  | 'NOT_FOUND'
+  | 'TOOL_FAILED'
+  | 'UNKNOWN_METHOD';
+
+/**
+ * The answer to a `room.request`, with the request's `id`.
+ *
+ * @example
+ * const refused: ReferenceRoomResponse = { type: 'room.response', id: 'room-1', ok: false, error: { code: 'FORBIDDEN', message: 'no tool:confirm:delete_customer' } };
+ */
+export type ReferenceRoomResponse =
+  | { type: 'room.response'; id: string | number; ok: true; result: unknown }
+  | { type: 'room.response'; id: string | number; ok: false; error: { code: ReferenceRoomErrorCode; message: string } };
+
+/**
  * A room tool's descriptor as `describeTools` gives it: its effect, risk and the authority it needs.
  *
  * @example
@@ -136,13 +272,13 @@ export interface ReferenceRoomTool {
   description: string;
   inputSchema: Record<string, unknown>;
   effect: 'read' | 'write';
-  risk: 'low' | 'medium' | 'high';
+  risk: ToolRisk;
   requiredAction: string;
   requiresConfirmation: boolean;
 }
 
 /**
- * One entry of the room's effect record, as `listEffects` gives it.
+ * One entry of the room's effect record, as `listEffects` gives it (only the asking session's).
  *
  * @example
  * const effects: ReferenceEffect[] = await session.room.listEffects({ toolName: 'transfer' });
@@ -155,7 +291,9 @@ export interface ReferenceEffect {
   sessionId: string;
   toolName: string;
   effect: 'read' | 'write';
+  /** The arguments, unless they were too large to keep (then `argumentsOmitted` says why). */
   arguments: unknown;
+  argumentsOmitted?: { reason: string };
   argumentsHash?: string;
   confirmationId?: string;
   outcome: 'accepted' | 'refused' | 'failed';
@@ -163,4 +301,24 @@ export interface ReferenceEffect {
   reason?: string;
   result?: unknown;
   responseDropped?: boolean;
+  callId?: string;
+  turnId?: string;
 }
+
+/**
+ * The frames the server sends outside the session's event log: no `seq`, never replayed.
+ *
+ * @example
+ * session.onFrame((frame) => {
+ *   const connection = frame as ReferenceConnectionFrame;
+ *   if (connection.type === 'fault.ack') console.info('armed', connection.fault);
+ * });
+ */
+export type ReferenceConnectionFrame =
+  | ReferenceWelcome
+  | ReferenceRefusal
+  | ReferenceErrorFrame
+  | ReferenceRoomResponse
+  | { type: 'tools.offered'; tools: ReferenceOfferedTool[] }
+  | ({ type: 'fault.ack' } & ReferenceFault)
+  | { type: 'turn.interrupt-ignored'; turnId: string; epoch: number; reason: 'unknown-turn' | 'turn-ended' };

@@ -31,8 +31,11 @@ export interface Stack {
 
 export async function startStack(options: ReferenceServerOptions = {}): Promise<Stack> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
-  const server = await startReferenceServer({ port: 0, ...options });
+  // As `npm start` does: the page's own origin may open sessions, known once the demo listens.
+  const pageOrigins = new Set<string>();
+  const server = await startReferenceServer({ port: 0, allowedOrigins: (origin) => pageOrigins.has(origin), ...options });
   const demo = await serveDemo({ root: inject('demoDir'), target: server.url });
+  for (const origin of demo.allowedOrigins) pageOrigins.add(origin);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   return {
     server,

@@ -94,8 +94,11 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** The room tools these pages use: sending invoices, reading customers (both confirmed) and writing notes (direct). */
+const GRANTS = ['tool:invoke:send_invoice', 'tool:confirm:send_invoice', 'tool:invoke:lookup_customer', 'tool:confirm:lookup_customer', 'tool:invoke:add_note'];
+
 async function start(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  server = await startReferenceServer({ port: 0, speed: Infinity, ...options });
+  server = await startReferenceServer({ port: 0, speed: Infinity, room: { grants: GRANTS }, ...options });
   return server;
 }
 

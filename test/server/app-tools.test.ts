@@ -193,11 +193,16 @@ describe('reference server: app tools', () => {
   });
 
   it('answers FAILED when an offered app tool is withdrawn before its call runs', async () => {
-    server = await startTestServer({ beforeToolCall: () => new Promise((resolve) => setTimeout(() => resolve({ action: 'allow' }), 5)) });
+    // The gate lets the call through only once the tool is withdrawn (not after a guess at a delay).
+    let release!: () => void;
+    const withdrawn = new Promise<void>((resolve) => (release = resolve));
+    server = await startTestServer({ beforeToolCall: () => withdrawn.then(() => ({ action: 'allow' as const })) });
     const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'write' });
     await client.waitFor((f) => f.phase === 'arguments-complete');
     client.send({ type: 'tools.update', tools: [] });
+    await client.waitFor((f) => f.type === 'tools.offered');
+    release();
     const settled = await client.waitFor((f) => f.phase === 'settled');
     expect(settled).toMatchObject({ ok: false, code: 'FAILED' });
     expect(client.frames.some((f) => f.type === 'tool.call')).toBe(false);

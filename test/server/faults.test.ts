@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../server/server';
 import { createManualTimer } from '../../server/timer';
-import { TestClient, autoAnswer, startTestServer, type Frame } from './helpers';
+import { TestClient, autoAnswer, resumeOf, startTestServer, type Frame } from './helpers';
 
 let server: ReferenceServer | undefined;
 const clients: TestClient[] = [];
@@ -74,14 +74,13 @@ describe('reference server: fault injection', () => {
     const closed = await client.closed;
     expect(closed.code).toBe(1006);
     expect(server.sessions.has(welcome.sessionId as string)).toBe(true);
-    const again = await connect({ sessionId: welcome.sessionId, lastSeq: 0 });
+    const again = await connect(resumeOf(welcome, 0));
     expect(again.welcome.resumed).toBe(true);
   });
 
   it('disconnects mid-stream and, on resume, replays the rest so that no event arrives twice', async () => {
     server = await startTestServer();
     const first = await connect();
-    const sessionId = first.welcome.sessionId as string;
     first.client.send({ type: 'fault', fault: 'disconnect', afterEvents: 6 });
     await first.client.waitFor((f) => f.type === 'fault.ack');
     first.client.send({ type: 'turn.start', prompt: 'search' });
@@ -89,7 +88,7 @@ describe('reference server: fault injection', () => {
     const before = first.client.events();
     expect(before.map((f) => f.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     // The turn goes on without a socket; the resume replays what happened meanwhile.
-    const second = await connect({ sessionId, lastSeq: 6 });
+    const second = await connect(resumeOf(first.welcome, 6));
     const ended = await second.client.waitFor((f) => f.type === 'turn.ended');
     expect(ended.status).toBe('completed');
     const after = second.client.events();
@@ -111,7 +110,7 @@ describe('reference server: fault injection', () => {
     const events = client.events();
     expect(events.map((f) => f.type)).toEqual(['turn.started', 'tool.stream', 'tool.stream', 'tool.preview', 'tool.stream', 'closed']);
     expect(events.at(-1)).toMatchObject({ type: 'closed', reason: 'fault', seq: 6 });
-    const again = await connect({ sessionId: welcome.sessionId, lastSeq: 6 });
+    const again = await connect(resumeOf(welcome, 6));
     expect(again.welcome).toMatchObject({ type: 'session.refused', reason: 'closed' });
   });
 

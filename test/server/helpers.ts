@@ -39,8 +39,9 @@ export class TestClient {
     socket.on('error', () => {});
   }
 
-  static open(url: string): Promise<TestClient> {
-    const socket = new WebSocket(url);
+  /** Open a socket; with `origin`, the upgrade carries that `Origin` header, as a browser's would. */
+  static open(url: string, origin?: string): Promise<TestClient> {
+    const socket = new WebSocket(url, origin === undefined ? {} : { origin });
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(new TestClient(socket)));
       socket.once('error', reject);
@@ -49,7 +50,12 @@ export class TestClient {
 
   /** Connect and say hello; resolves with the welcome. */
   static async connect(url: string, hello: Frame = {}): Promise<{ client: TestClient; welcome: Frame }> {
-    const client = await TestClient.open(url);
+    return TestClient.connectFrom(url, undefined, hello);
+  }
+
+  /** Connect as a page of `origin` would, and say hello. */
+  static async connectFrom(url: string, origin: string | undefined, hello: Frame = {}): Promise<{ client: TestClient; welcome: Frame }> {
+    const client = await TestClient.open(url, origin);
     client.send({ type: 'hello', capabilities: ['tool-stream-v1'], tools: APP_TOOLS, ...hello });
     const welcome = await client.waitFor((f) => f.type === 'session.welcome' || f.type === 'session.refused');
     return { client, welcome };
@@ -155,6 +161,23 @@ export class TestClient {
   }
 }
 
+/** Try an upgrade that the server refuses: resolves with the HTTP status and body it answered. */
+export function refusedUpgrade(url: string, origin: string | undefined, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const socket = new WebSocket(url, { ...(origin === undefined ? {} : { origin }), headers });
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => {
+      socket.terminate();
+      reject(new Error(`the upgrade to ${url} from ${String(origin)} was accepted`));
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += String(chunk)));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    socket.once('error', () => {});
+  });
+}
+
 /** The app tools the built-in scripts call, as a page would declare them. */
 export const APP_TOOLS = [
   {
@@ -174,9 +197,20 @@ export const APP_TOOLS = [
   },
 ];
 
-/** Start a server on a free port with instant pacing unless told otherwise. */
+/**
+ * Authority over every room tool but confirming `delete_customer`: these tests exercise each room
+ * tool, where a session gets only what the demo needs unless granted more.
+ */
+export const ROOM_TEST_GRANTS = ['tool:invoke:*', 'tool:confirm:lookup_customer', 'tool:confirm:add_note', 'tool:confirm:send_invoice'];
+
+/** Start a server on a free port with instant pacing and ROOM_TEST_GRANTS unless told otherwise. */
 export function startTestServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  return startReferenceServer({ port: 0, speed: Infinity, ...options });
+  return startReferenceServer({ port: 0, speed: Infinity, room: { grants: ROOM_TEST_GRANTS }, ...options });
+}
+
+/** The `hello` fields that resume the session of `welcome` after `lastSeq`. */
+export function resumeOf(welcome: Frame, lastSeq: number): Frame {
+  return { resume: { sessionId: welcome.sessionId, token: welcome.resumeToken, lastSeq } };
 }
 
 /** Answer every `tool.call` as it comes, with `answer(call)`. */

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { canonicalize, compareUtf16, fingerprintOf, normalizeFingerprint, sha256Hex } from '../../server/jcs';
+import { canonicalize, compareUtf16, fingerprintInSlices, fingerprintOf, normalizeFingerprint, sha256Hex } from '../../server/jcs';
 
 function fromBits(hex: string): number {
   const view = new DataView(new ArrayBuffer(8));
@@ -147,5 +147,22 @@ describe("the reference server's canonical JSON (RFC 8785)", () => {
     expect(normalizeFingerprint(`sha256:${hex}`)).toBe(hex);
     expect(normalizeFingerprint(hex.slice(1))).toBeUndefined();
     expect(normalizeFingerprint(42)).toBeUndefined();
+  });
+
+  it('writes any depth of nesting without recursion: 200,000 levels are no RangeError', () => {
+    let deep: unknown = 0;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(canonicalize(deep)).toBe(`${'['.repeat(200_000)}0${']'.repeat(200_000)}`);
+  });
+
+  it('fingerprints a large value in slices, giving the event loop back between them, to the same digest', async () => {
+    const wide = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`key-${i}`, { n: i, text: 'ünïcødé "quoted"' }]));
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    const sliced = await fingerprintInSlices(wide, 1);
+    clearInterval(ticking);
+    expect(sliced).toBe(fingerprintOf(wide));
+    expect(turns).toBeGreaterThan(0);
+    await expect(fingerprintInSlices({ bad: undefined })).rejects.toThrow(/\$\.bad: a undefined is not a JSON value/);
   });
 });

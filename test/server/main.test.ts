@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TestClient } from './helpers';
+import { TestClient, refusedUpgrade } from './helpers';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -13,7 +13,7 @@ describe('reference server: the command', () => {
     const out = `server/dist/test-${process.pid}`;
     const child = spawn(process.execPath, ['server/run.mjs', `--out=${out}`], {
       cwd: root,
-      env: { ...process.env, PORT: '0', TOOLGATE_SPEED: 'Infinity' },
+      env: { ...process.env, PORT: '0', TOOLGATE_SPEED: 'Infinity', TOOLGATE_ALLOWED_ORIGINS: 'http://page.test:3000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -33,6 +33,11 @@ describe('reference server: the command', () => {
       expect(Number(url.split(':').at(-1))).toBeGreaterThan(0);
       const { client, welcome } = await TestClient.connect(url);
       expect(welcome.type).toBe('session.welcome');
+      // TOOLGATE_ALLOWED_ORIGINS: that page may connect, another site's may not.
+      const page = await TestClient.connectFrom(url, 'http://page.test:3000', {});
+      expect(page.welcome.type).toBe('session.welcome');
+      page.client.socket.terminate();
+      expect((await refusedUpgrade(url, 'http://evil.test')).status).toBe(403);
       const { ended } = await client.runTurn('search');
       expect(ended.status).toBe('completed');
       const exited = once(child, 'exit');

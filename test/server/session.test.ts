@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReferenceServer } from '../../server/server';
 import { createManualTimer } from '../../server/timer';
-import { APP_TOOLS, TestClient, autoAnswer, startTestServer, type Frame } from './helpers';
+import { APP_TOOLS, TestClient, autoAnswer, resumeOf, startTestServer, type Frame } from './helpers';
 
 let server: ReferenceServer | undefined;
 const clients: TestClient[] = [];
@@ -152,7 +152,7 @@ describe('reference server: the session', () => {
     expect(closed.seq).toBe(1);
     expect((await client.closed).code).toBe(1000);
     expect(server.sessions.has(welcome.sessionId as string)).toBe(false);
-    const again = await connect({ sessionId: welcome.sessionId, lastSeq: 0 });
+    const again = await connect(resumeOf(welcome, 0));
     expect(again.welcome).toMatchObject({ type: 'session.refused', reason: 'closed' });
     expect((await again.client.closed).code).toBe(4410);
   });
@@ -172,7 +172,7 @@ describe('reference server: the session', () => {
 
   it('refuses to resume a session it does not know', async () => {
     server = await startTestServer();
-    const { client, welcome } = await connect({ sessionId: 'sess_nope', lastSeq: 3 });
+    const { client, welcome } = await connect({ resume: { sessionId: 'sess_nope', token: 'a'.repeat(43), lastSeq: 3 } });
     expect(welcome).toMatchObject({ type: 'session.refused', reason: 'unknown' });
     expect((await client.closed).code).toBe(4404);
   });
@@ -186,7 +186,7 @@ describe('reference server: the session', () => {
     const seen = first.client.events();
     const lastSeq = seen[4]!.seq as number;
     await first.client.terminate();
-    const second = await connect({ sessionId, lastSeq });
+    const second = await connect(resumeOf(first.welcome, lastSeq));
     expect(second.welcome).toMatchObject({ type: 'session.welcome', sessionId, resumed: true, currentSeq: seen.at(-1)!.seq });
     await second.client.waitFor((f) => f.seq === seen.at(-1)!.seq);
     expect(second.client.events().map((f) => f.seq)).toEqual(seen.slice(5).map((f) => f.seq));
@@ -200,13 +200,12 @@ describe('reference server: the session', () => {
   it('keeps running a turn while the socket is gone and replays what happened meanwhile', async () => {
     server = await startTestServer();
     const first = await connect();
-    const sessionId = first.welcome.sessionId as string;
     first.client.send({ type: 'turn.start', prompt: 'edit' });
     const call = await first.client.waitFor((f) => f.type === 'tool.call');
     const lastSeq = first.client.events().at(-1)!.seq as number;
     await first.client.terminate();
     await new Promise((r) => setImmediate(r));
-    const second = await connect({ sessionId, lastSeq });
+    const second = await connect(resumeOf(first.welcome, lastSeq));
     // The pending call still waits for its result: answer it on the new socket.
     second.client.send({ type: 'tool.result', callId: call.callId, epoch: call.epoch, result: { ok: true, output: 'done' } });
     autoAnswer(second.client);
@@ -219,7 +218,7 @@ describe('reference server: the session', () => {
   it('hands the session to the newest socket when a resume arrives while the old one is still open', async () => {
     server = await startTestServer();
     const first = await connect();
-    const second = await connect({ sessionId: first.welcome.sessionId, lastSeq: 0 });
+    const second = await connect(resumeOf(first.welcome, 0));
     expect(second.welcome.resumed).toBe(true);
     await first.client.closed;
     await second.client.runTurn('search');

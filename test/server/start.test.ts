@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TestClient } from './helpers';
+import { TestClient, refusedUpgrade } from './helpers';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BUILD_AND_START_MS = 90_000;
@@ -114,10 +114,14 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect((await script.text()).length).toBeGreaterThan(1000);
 
-    // 3. The WebSocket, forwarded to the reference server: hello, then its welcome.
-    const connected = await TestClient.connect(printed.wsUrl);
+    // 3. The WebSocket, forwarded to the reference server: hello, then its welcome; from the page's
+    //    own origin (as a browser on the page sends it), never from another site's page.
+    const connected = await TestClient.connectFrom(printed.wsUrl, new URL(printed.url).origin, {});
     client = connected.client;
     expect(connected.welcome.type).toBe('session.welcome');
+    expect(stdout).toContain(`pages allowed to connect: http://127.0.0.1:${port}`);
+    expect((await refusedUpgrade(printed.wsUrl, 'https://evil.example')).status).toBe(403);
+    expect((await fetch(printed.url, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
 
     // 4. SIGTERM: the session gets `closed`, the process exits with 0 and the port is free again.
     started.kill('SIGTERM');

@@ -1,0 +1,165 @@
+/**
+ * Running one call once its arguments are complete (seed 000): the before-tool-call gate (allow,
+ * reject, rewrite, or wait for the page's approval), then the server tool or the app tool, and the
+ * call's one result. Writes that did not run are recorded as refused.
+ */
+import type { GateDecision, ServerTool, ServerToolContext } from '../agent-tools';
+import { fingerprintOf } from '../jcs';
+import type { ToolResult } from '../protocol';
+import { validateAgainstSchema } from '../schema';
+import { checkValueShape } from '../shape';
+import type { AppQueue } from './app-queue';
+import type { Approvals } from './approvals';
+import type { CallState, SessionCore } from './model';
+
+export class CallRunner {
+  constructor(
+    private readonly core: SessionCore,
+    private readonly approvals: Approvals,
+    private readonly appQueue: AppQueue,
+  ) {}
+
+  /** The call's one result (seed 000); `settled` says only whether it succeeded. */
+  settle(call: CallState, result: ToolResult): void {
+    if (this.core.terminal(call)) return;
+    call.status = 'settled';
+    this.core.results.set(call.callId, result);
+    this.core.emitStream('settled', call.callId, result.ok ? { ok: true } : { ok: false, code: result.code });
+    call.finish();
+  }
+
+  /** Gate, then run; any failure on the way is the call's FAILED result. */
+  start(call: CallState): void {
+    this.execute(call).catch((error: unknown) => {
+      this.settle(call, { ok: false, code: 'FAILED', message: error instanceof Error ? error.message : String(error) });
+    });
+  }
+
+  private async execute(call: CallState): Promise<void> {
+    const tool = call.location === 'server' ? this.core.config.serverTools.get(call.name) : undefined;
+    if (call.location === undefined || (call.location === 'server' && !tool)) {
+      this.settle(call, { ok: false, code: 'FAILED', message: `no tool named ${call.name}` });
+      return;
+    }
+    const args = await this.passGate(call);
+    if (args === undefined) return;
+    if (tool) {
+      await this.runServerTool(call, tool, args.value);
+      return;
+    }
+    if (!this.core.offersAppTool(call.name)) {
+      this.settle(call, { ok: false, code: 'FAILED', message: `the app does not host ${call.name}` });
+      return;
+    }
+    const result = await this.appQueue.call(call, args.value);
+    this.settle(call, result);
+  }
+
+  /**
+   * seed 000: every call, server or app, passes through beforeToolCall first. Resolves with the
+   * arguments that will run, or `undefined` when the call got its result here (or meanwhile).
+   */
+  private async passGate(call: CallState): Promise<{ value: unknown } | undefined> {
+    let args = call.arguments;
+    const decision: GateDecision = await this.core.config.beforeToolCall({
+      sessionId: this.core.id,
+      callId: call.callId,
+      turnId: call.turn.id,
+      name: call.name,
+      location: call.location!,
+      ...(call.risk ? { risk: call.risk } : {}),
+      ...(call.effect ? { effect: call.effect } : {}),
+      arguments: structuredClone(args),
+    });
+    if (this.core.terminal(call)) return undefined;
+    if (decision.action === 'reject') {
+      const message = decision.message ?? 'rejected by beforeToolCall';
+      this.refuseWrite(call, args, 'REJECTED', message);
+      this.settle(call, { ok: false, code: 'REJECTED', message });
+      return undefined;
+    }
+    if (decision.arguments !== undefined) args = decision.arguments;
+    if (decision.action === 'confirm') {
+      const answer = await this.approvals.request(call, args);
+      if (this.core.terminal(call)) return undefined;
+      if (!answer.approved) {
+        const message = answer.reason ?? 'declined by the user';
+        this.refuseWrite(call, args, 'REJECTED', message);
+        this.settle(call, { ok: false, code: 'REJECTED', message });
+        return undefined;
+      }
+    }
+    return { value: args };
+  }
+
+  /** A write tool that did not run leaves a refused entry in the effect record. */
+  private refuseWrite(call: CallState, args: unknown, code: string, reason: string): void {
+    if (call.location !== 'server' || call.effect !== 'write') return;
+    this.core.config.records.addEffect({
+      source: 'server-tool',
+      sessionId: this.core.id,
+      toolName: call.name,
+      effect: 'write',
+      arguments: args,
+      ...this.hashField(args),
+      outcome: 'refused',
+      code,
+      reason,
+      callId: call.callId,
+      turnId: call.turn.id,
+    });
+  }
+
+  private async runServerTool(call: CallState, tool: ServerTool, args: unknown): Promise<void> {
+    const problems = validateAgainstSchema(tool.parameters, args);
+    if (problems.length > 0) {
+      const message = problems.join('; ');
+      this.refuseWrite(call, args, 'INVALID', message);
+      this.settle(call, { ok: false, code: 'INVALID', message });
+      return;
+    }
+    const recordWrite = (outcome: 'accepted' | 'failed', fields: { result?: unknown; code?: string; reason?: string }) =>
+      this.core.config.records.addEffect({
+        source: 'server-tool',
+        sessionId: this.core.id,
+        toolName: call.name,
+        effect: tool.effect,
+        arguments: args,
+        ...this.hashField(args),
+        outcome,
+        ...fields,
+        callId: call.callId,
+        turnId: call.turn.id,
+      });
+    const context: ServerToolContext = {
+      signal: call.abort.signal,
+      callId: call.callId,
+      turnId: call.turn.id,
+      epoch: call.epoch,
+      emit: (progress) => {
+        if (!this.core.terminal(call)) this.core.emitStream('progress', call.callId, { progress });
+      },
+      sleep: (ms) => call.turn.pacing.wait(ms, call.abort.signal),
+      commit: (summary) => void recordWrite('accepted', { result: summary }),
+    };
+    let output: unknown;
+    try {
+      output = await tool.run(structuredClone(args) as Record<string, unknown>, context);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (tool.effect === 'write') recordWrite('failed', { code: 'FAILED', reason: message });
+      this.settle(call, { ok: false, code: 'FAILED', message });
+      return;
+    }
+    this.settle(call, { ok: true, output: output ?? null });
+  }
+
+  private hashField(args: unknown): { argumentsHash?: string } {
+    if (checkValueShape(args, this.core.config.room.argumentLimits)) return {};
+    try {
+      return { argumentsHash: fingerprintOf(args) };
+    } catch {
+      return {};
+    }
+  }
+}

@@ -1,0 +1,137 @@
+// @vitest-environment node
+/**
+ * Resume tokens (DESIGN "Sessions that survive a reload"): the welcome carries a secret, and a
+ * resume needs it. Knowing a session id is not enough to take a session over.
+ */
+import * as crypto from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inspectReferenceServer } from '../../server/introspect';
+import type { ReferenceServer } from '../../server/server';
+import { TestClient, autoAnswer, resumeOf, startTestServer, type Frame } from './helpers';
+
+// Counted, never changed: the comparison of tokens must go through the constant-time one.
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:crypto')>();
+  return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
+});
+
+let server: ReferenceServer | undefined;
+const clients: TestClient[] = [];
+async function connect(hello: Frame = {}) {
+  const result = await TestClient.connect(server!.url, hello);
+  clients.push(result.client);
+  return result;
+}
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.socket.terminate();
+  await server?.close();
+  server = undefined;
+  vi.mocked(crypto.timingSafeEqual).mockClear();
+});
+
+describe('reference server: resume tokens', () => {
+  it('gives each session a resume token of at least 128 random bits in its welcome', async () => {
+    server = await startTestServer();
+    const tokens = await Promise.all([connect(), connect(), connect()].map(async (c) => (await c).welcome.resumeToken as string));
+    for (const token of tokens) {
+      expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+      // base64url: six bits a character.
+      expect(token.length * 6).toBeGreaterThanOrEqual(128);
+    }
+    expect(new Set(tokens).size).toBe(3);
+  });
+
+  it('repeats the token in a resumed welcome, so the page keeps one secret for the session', async () => {
+    server = await startTestServer();
+    const first = await connect();
+    await first.client.terminate();
+    const again = await connect(resumeOf(first.welcome, 0));
+    expect(again.welcome).toMatchObject({ type: 'session.welcome', resumed: true, resumeToken: first.welcome.resumeToken });
+  });
+
+  it('refuses a resume with a wrong token: an error frame, no session, and the session’s live socket keeps its session', async () => {
+    server = await startTestServer();
+    const owner = await connect();
+    autoAnswer(owner.client);
+    const intruder = await connect({ resume: { sessionId: owner.welcome.sessionId, token: `${owner.welcome.resumeToken}x`, lastSeq: 0 } });
+    expect(intruder.welcome).toMatchObject({ type: 'session.refused', reason: 'unknown', sessionId: owner.welcome.sessionId });
+    expect((await intruder.client.closed).code).toBe(4404);
+    // The owner was not dropped and goes on; the intruder saw none of its events.
+    expect(owner.client.socket.readyState).toBe(1);
+    const { ended } = await owner.client.runTurn('edit');
+    expect(ended.status).toBe('completed');
+    expect(intruder.client.events()).toEqual([]);
+    expect(server.session(owner.welcome.sessionId as string)!.connected).toBe(true);
+    expect(inspectReferenceServer(server)).toMatchObject({ live: 1, known: 1 });
+  });
+
+  it('refuses a resume that names the session but carries no token (an id is not enough)', async () => {
+    server = await startTestServer();
+    const owner = await connect();
+    const bare = await connect({ sessionId: owner.welcome.sessionId, lastSeq: 0 });
+    expect(bare.welcome).toMatchObject({ type: 'session.refused', reason: 'unknown' });
+    expect(bare.welcome.message).toMatch(/token/);
+    expect((await bare.client.closed).code).toBe(4404);
+    expect(owner.client.socket.readyState).toBe(1);
+    expect(server.session(owner.welcome.sessionId as string)!.connected).toBe(true);
+  });
+
+  it('answers a wrong token exactly as an unknown session, so the refusal tells nothing about the id', async () => {
+    server = await startTestServer();
+    const owner = await connect();
+    const wrong = await connect({ resume: { sessionId: owner.welcome.sessionId, token: 'a'.repeat(43), lastSeq: 0 } });
+    const unknown = await connect({ resume: { sessionId: 'sess_000000000000000000000000', token: 'a'.repeat(43), lastSeq: 0 } });
+    const { sessionId: _a, ...wrongRest } = wrong.welcome;
+    const { sessionId: _b, ...unknownRest } = unknown.welcome;
+    expect(wrongRest).toEqual(unknownRest);
+  });
+
+  it('compares tokens in constant time, for a known session and an unknown one alike', async () => {
+    server = await startTestServer();
+    const owner = await connect();
+    const compare = vi.mocked(crypto.timingSafeEqual);
+    compare.mockClear();
+    await connect({ resume: { sessionId: owner.welcome.sessionId, token: 'short', lastSeq: 0 } });
+    await connect({ resume: { sessionId: 'sess_unknown', token: 'x'.repeat(500), lastSeq: 0 } });
+    await owner.client.terminate();
+    await connect(resumeOf(owner.welcome, 0));
+    expect(compare).toHaveBeenCalledTimes(3);
+    // Digests of equal length whatever was sent: the comparison never stops at a length.
+    for (const [a, b] of compare.mock.calls) {
+      expect((a as Buffer).length).toBe(32);
+      expect((b as Buffer).length).toBe(32);
+    }
+  });
+
+  it('lets the right token take over from a socket the server still holds (the page lost it first)', async () => {
+    server = await startTestServer();
+    const first = await connect();
+    const second = await connect(resumeOf(first.welcome, 0));
+    expect(second.welcome.resumed).toBe(true);
+    expect((await first.client.closed).code).toBe(1006);
+  });
+
+  it('refuses a resume with the right token of a closed session as closed, and with a wrong one as unknown', async () => {
+    server = await startTestServer();
+    const { client, welcome } = await connect();
+    client.send({ type: 'session.close' });
+    await client.closed;
+    expect((await connect(resumeOf(welcome, 1))).welcome).toMatchObject({ type: 'session.refused', reason: 'closed' });
+    const wrong = await connect({ resume: { sessionId: welcome.sessionId, token: 'nope', lastSeq: 1 } });
+    expect(wrong.welcome).toMatchObject({ type: 'session.refused', reason: 'unknown' });
+  });
+
+  it('refuses a resume whose missing events are no longer kept (gap), rather than replay with a hole', async () => {
+    server = await startTestServer({ limits: { maxReplayBytes: 2000 } });
+    const first = await connect();
+    autoAnswer(first.client);
+    await first.client.runTurn('edit');
+    await first.client.terminate();
+    const early = await connect(resumeOf(first.welcome, 0));
+    expect(early.welcome).toMatchObject({ type: 'session.refused', reason: 'gap' });
+    expect((await early.client.closed).code).toBe(4412);
+    const last = first.client.events().at(-1)!.seq as number;
+    const late = await connect(resumeOf(first.welcome, last));
+    expect(late.welcome).toMatchObject({ type: 'session.welcome', resumed: true });
+  });
+});
