@@ -158,8 +158,8 @@ describe('reference server: message budget', () => {
     expect(client.frames.some((f) => f.id === 'refused')).toBe(false);
   });
 
-  it('has a default budget of 200 messages a second in bursts of 400', () => {
-    expect(DEFAULT_LIMITS).toMatchObject({ messagesPerSecond: 200, messageBurst: 400 });
+  it('has a default budget of 500 messages a second in bursts of 1000', () => {
+    expect(DEFAULT_LIMITS).toMatchObject({ messagesPerSecond: 500, messageBurst: 1000 });
   });
 });
 
