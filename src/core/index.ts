@@ -64,7 +64,7 @@ export { bindAppToolHost, createHelloMessage, type BindAppToolHostOptions } from
 // Confirmation: canonical JSON (RFC 8785), fingerprints, descriptors, the room, the flow and its bridges
 export { CanonicalJsonError, canonicalJson } from './canonical-json';
 export { fingerprintJson, formatFingerprint, type Fingerprint } from './fingerprint';
-export type { ToolDescriptor, ToolEffect } from './tool-descriptor';
+export { isUndeclared, type ToolDescriptor, type ToolDescriptorField, type ToolEffect } from './tool-descriptor';
 export { ToolRoomError, ToolRoomUnknownOutcomeError, type ToolRoom } from './room';
 export type { ConfirmationStatus } from './confirmation-machine';
 export type {
@@ -78,3 +78,19 @@ export type {
 } from './confirmation-types';
 export { createConfirmationController } from './confirmation-controller';
 export { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';
+
+// Human in the loop: edited arguments and their diff, standing grants, descriptors from MCP
+export { diffJson, formatJsonPath, type JsonChange, type JsonDiff, type JsonDiffOptions, type JsonPathStep } from './json-diff';
+export {
+  allowGrantRefusal,
+  createToolGrants,
+  type AllowGrantRefusal,
+  type ToolGrant,
+  type ToolGrantDecision,
+  type ToolGrants,
+  type ToolGrantsOptions,
+  type ToolGrantsRestore,
+  type ToolGrantsSnapshot,
+  type ToolGrantsState,
+} from './tool-grants';
+export { descriptorFromMcpTool, type McpDescriptorOptions, type McpToolAnnotations, type McpToolLike } from './mcp-descriptors';

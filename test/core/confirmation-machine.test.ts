@@ -151,14 +151,17 @@ describe('tool descriptors', () => {
     expect(needsConfirmation(undefined)).toBe(true);
   });
 
-  it('takes the cautious default for each missing or unknown field', () => {
-    expect(resolveToolDescriptor({})).toEqual({ effect: 'write', risk: 'high', requiresConfirmation: true });
-    expect(resolveToolDescriptor({ effect: 'read' })).toEqual({ effect: 'read', risk: 'high', requiresConfirmation: true });
+  it('takes the cautious default for each missing or unknown field, and says which were not declared', () => {
+    expect(resolveToolDescriptor({})).toEqual({ effect: 'write', risk: 'high', requiresConfirmation: true, undeclared: ['effect', 'risk'] });
+    expect(resolveToolDescriptor({ effect: 'read' })).toEqual({ effect: 'read', risk: 'high', requiresConfirmation: true, undeclared: ['risk'] });
     expect(resolveToolDescriptor({ effect: 'delete' as never, risk: 'extreme' as never, requiresConfirmation: 'no' as never })).toEqual({
       effect: 'write',
       risk: 'high',
       requiresConfirmation: true,
+      undeclared: ['effect', 'risk'],
     });
+    // Resolving again keeps what was found undeclared: the defaults are not the tool's word.
+    expect(resolveToolDescriptor(resolveToolDescriptor({ effect: 'read' })).undeclared).toEqual(['risk']);
   });
 
   it('keeps what a full descriptor says, frozen', () => {
