@@ -17,7 +17,6 @@ import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOption
 import { TOOL_STREAM_CAPABILITY } from '../core/wire';
 import { ToolgateContext, type ToolgateContextValue } from './context';
 import { ToolRenderersContext, type ToolRenderers } from './tool-renderers';
-import { watchAppToolResults } from './use-app-tool-call';
 
 /**
  * Props of {@link ToolgateProvider}.
@@ -113,7 +112,7 @@ function usePerSession(props: ToolgateProviderProps, report: Report): Owned {
           onError: reportThrough(report),
           ...props.storeOptions,
         }),
-      host: props.host ?? createAppToolHost(props.hostOptions),
+      host: props.host ?? createAppToolHost({ onError: reportThrough(report), ...props.hostOptions }),
       confirmations,
     };
   };
@@ -136,8 +135,6 @@ function previewModeOf(session: ToolSession | undefined): PreviewMode {
 function useSessionWiring(value: ToolgateContextValue, report: Report): void {
   const { session, store, host, confirmations } = value;
   useEffect(() => {
-    // Before any call can arrive: cards show the output of every call this page ran, not just each tool's latest.
-    watchAppToolResults(host);
     const restoreApprovals = host.setApprovalHandler(createAppToolApprovalHandler(confirmations));
     if (session === undefined) return restoreApprovals;
     const onError = reportThrough(report);

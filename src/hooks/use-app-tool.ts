@@ -12,7 +12,7 @@ import type { JsonValue } from '../core/json-value';
 import type { StandardSchemaV1 } from '../core/standard-schema';
 import type { ToolResult } from '../core/wire';
 import { useAppToolHost } from './context';
-import { useStoreSelector, type ReadableStore } from './use-store-selector';
+import { useStoreSelector } from './use-store-selector';
 
 /**
  * Options of {@link useAppTool}.
@@ -102,31 +102,6 @@ function parametersKeyOf(parameters: unknown): string {
 // Layout effects run before passive ones, so the registration effect (and any call after the
 // commit) sees the latest tool. On a server neither runs; a plain effect avoids React 18's warning.
 const useIsomorphicLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
-
-/**
- * The host as the selector hook reads stores. Its `subscribe` calls listeners without arguments;
- * this one hands them the state (one adapter per host, so the subscription stays the same).
- */
-const storeAdapters = new WeakMap<AppToolHost, ReadableStore<AppToolHostState>>();
-function storeOf(host: AppToolHost): ReadableStore<AppToolHostState> {
-  let store = storeAdapters.get(host);
-  if (store === undefined) {
-    store = {
-      getState: () => host.getState(),
-      getInitialState: () => host.getInitialState(),
-      subscribe: (listener) => {
-        let previous = host.getState();
-        return host.subscribe(() => {
-          const state = host.getState();
-          listener(state, previous);
-          previous = state;
-        });
-      },
-    };
-    storeAdapters.set(host, store);
-  }
-  return store;
-}
 
 const hasOwn = (record: object, key: string): boolean => Object.prototype.hasOwnProperty.call(record, key);
 
@@ -234,7 +209,7 @@ export function useAppTool<Args = Record<string, unknown>>(tool: AppTool<Args>, 
     (state: AppToolHostState): Selected => ({ tool: hasOwn(state.tools, name) ? (state.tools[name] ?? null) : null, closed: state.closed }),
     [name],
   );
-  const selected = useStoreSelector(storeOf(host), select, sameSelected);
+  const selected = useStoreSelector(host, select, sameSelected);
   return useMemo(() => viewOf(name, selected.tool, selected.closed), [name, selected]);
 }
 
@@ -259,5 +234,5 @@ const sameTools = (a: readonly AppToolState[], b: readonly AppToolState[]): bool
  * }
  */
 export function useAppTools(host?: AppToolHost): readonly AppToolState[] {
-  return useStoreSelector(storeOf(useAppToolHost(host)), selectTools, sameTools);
+  return useStoreSelector(useAppToolHost(host), selectTools, sameTools);
 }

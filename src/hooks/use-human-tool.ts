@@ -1,5 +1,6 @@
 import { useCallback, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { AppTool, AppToolContext, AppToolHost } from '../core/app-tool-host';
+import { createExternalStore, type ExternalStore } from '../core/external-store';
 import { ToolError } from '../core/tool-error';
 import { useToolgateContext } from './context';
 import { useAppTool, type AppToolView, type UseAppToolOptions } from './use-app-tool';
@@ -61,24 +62,25 @@ export interface HumanToolView<Args = Record<string, unknown>, Answer = unknown>
 
 /* -------------------------------------------------------------- registry */
 
-/** The calls waiting for a person, per host (a host is one per session). */
-interface Waiting {
-  readonly byCall: Map<string, PersonRequest>;
-  readonly listeners: Set<() => void>;
-}
+/**
+ * The calls waiting for a person, per host (a host is one per session), on the kit's store core:
+ * one listener policy for every store. The state is a map by call id, replaced on each change.
+ */
+type Waiting = ExternalStore<ReadonlyMap<string, PersonRequest>>;
 
-const registries = new WeakMap<AppToolHost, Waiting>();
+const waitingByHost = new WeakMap<AppToolHost, Waiting>();
 
 function waitingOf(host: AppToolHost): Waiting {
-  let waiting = registries.get(host);
-  if (!waiting) registries.set(host, (waiting = { byCall: new Map(), listeners: new Set() }));
+  let waiting = waitingByHost.get(host);
+  if (!waiting) waitingByHost.set(host, (waiting = createExternalStore<ReadonlyMap<string, PersonRequest>>(new Map())));
   return waiting;
 }
 
 function change(waiting: Waiting, callId: string, request: PersonRequest | undefined): void {
-  if (request) waiting.byCall.set(callId, request);
-  else waiting.byCall.delete(callId);
-  for (const listener of [...waiting.listeners]) listener();
+  const next = new Map(waiting.getState());
+  if (request) next.set(callId, request);
+  else next.delete(callId);
+  waiting.setState(next, true);
 }
 
 const noSubscription = () => () => {};
@@ -95,18 +97,10 @@ const nothing = () => undefined;
 export function usePersonRequest(callId: string | null, host?: AppToolHost): PersonRequest | undefined {
   const context = useToolgateContext();
   const source = host ?? context?.host;
-  const subscribe = useCallback(
-    (listener: () => void) => {
-      if (!source) return () => {};
-      const { listeners } = waitingOf(source);
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    [source],
-  );
+  const subscribe = useCallback((listener: () => void) => (source ? waitingOf(source).subscribe(listener) : () => {}), [source]);
   return useSyncExternalStore(
     source ? subscribe : noSubscription,
-    source && callId !== null ? () => registries.get(source)?.byCall.get(callId) : nothing,
+    source && callId !== null ? () => waitingByHost.get(source)?.getState().get(callId) : nothing,
     nothing,
   );
 }
@@ -156,7 +150,7 @@ export function useHumanTool<Args = Record<string, unknown>, Answer = unknown>(
             if (signal.aborted || !waiting) return reject(signal.reason ?? new Error('no host to show the input in'));
             const done = () => {
               signal.removeEventListener('abort', withdraw);
-              if (waiting.byCall.get(callId) === request) change(waiting, callId, undefined);
+              if (waiting.getState().get(callId) === request) change(waiting, callId, undefined);
             };
             const withdraw = () => {
               done();

@@ -964,7 +964,7 @@ describe('the host state for UI', () => {
     });
     host.register({ name: 'a', run: () => 1 });
     await expect(host.call(request('a'))).resolves.toEqual({ ok: true, output: 1 });
-    expect(onError).toHaveBeenCalledWith(new Error('bad listener'));
+    expect(onError).toHaveBeenCalledWith('a listener threw: Error: bad listener', new Error('bad listener'), 'listener-threw');
   });
 
   it('notifies once for an interrupt that aborts many calls', async () => {

@@ -7,6 +7,7 @@ import {
   ToolgateProvider,
   createAppToolHost,
   useAppTool,
+  useAppToolCall,
   useAppToolHost,
   useAppTools,
   useConfirmationController,
@@ -727,4 +728,56 @@ describe('useAppTool answers every call at once, whatever its run throws or retu
       expect(result).toMatchObject({ ok: false, code: 'FAILED' });
     });
   }
+});
+
+/* -------------------------------------------------------------- one call */
+
+describe('useAppToolCall', () => {
+  it("shows an older call's result after its tool ran again, read from the host itself", async () => {
+    const session = createScriptedSession();
+    const into = seen();
+    const results: Record<string, unknown> = {};
+    function Result({ callId }: { callId: string }) {
+      const { result } = useAppToolCall(callId);
+      results[callId] = result;
+      return <p data-testid={`result-${callId}`}>{result?.ok ? JSON.stringify(result.output) : 'none'}</p>;
+    }
+    render(
+      <App session={session}>
+        <Tool tool={echo} into={into} />
+        <Capture into={into} />
+        <Result callId="c1" />
+        <Result callId="c2" />
+      </App>,
+    );
+    await expect(act(() => session.callTool({ callId: 'c1', turnId: 't1', name: 'echo', arguments: { n: 1 } }))).resolves.toMatchObject({ ok: true });
+    await expect(act(() => session.callTool({ callId: 'c2', turnId: 't1', name: 'echo', arguments: { n: 2 } }))).resolves.toMatchObject({ ok: true });
+    await flush();
+    expect(screen.getByTestId('result-c1')).toHaveTextContent('{"n":1}');
+    expect(screen.getByTestId('result-c2')).toHaveTextContent('{"n":2}');
+    expect(results['c1']).toBe(into.host?.resultOf('c1'));
+  });
+});
+
+describe('the host the provider makes', () => {
+  it("reports a listener of the host that throws through the provider's onError, in the one shape, and keeps running calls", async () => {
+    const session = createScriptedSession();
+    const into = seen();
+    const errors: Array<[string, unknown, string]> = [];
+    render(
+      <StrictMode>
+        <ToolgateProvider session={session} onError={(reason, detail, code) => errors.push([reason, detail, code])}>
+          <Tool tool={echo} into={into} />
+          <Capture into={into} />
+        </ToolgateProvider>
+      </StrictMode>,
+    );
+    await flush();
+    into.host?.subscribe(() => {
+      throw new Error('broken listener');
+    });
+    await expect(act(() => session.callTool({ callId: 'c1', turnId: 't1', name: 'echo', arguments: { a: 1 } }))).resolves.toEqual({ ok: true, output: { a: 1 } });
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]).toEqual(['a listener threw: Error: broken listener', new Error('broken listener'), 'listener-threw']);
+  });
 });

@@ -10,6 +10,7 @@
 
 import { describeThrown } from '../external-store';
 import { snapshotJson, type JsonSnapshot } from '../json-value';
+import { isToolError } from '../tool-error';
 import type { ToolResult, ToolResultCode } from '../wire';
 
 /** A frozen failed result. */
@@ -69,4 +70,23 @@ export function snapshotJsonSafely(value: unknown, root: string): JsonSnapshot {
     return { ok: false, reason: `${root} could not be read: ${describeThrown(error)}` };
   }
   return snapshot.ok || root === 'arguments' ? snapshot : { ok: false, reason: snapshot.reason.replace(/^arguments/, root) };
+}
+
+/** A value `run` threw: its own code for a `ToolError`, else FAILED; described without ever throwing. */
+export function thrownResult(toolName: string, error: unknown): ToolResult & { ok: false } {
+  if (isToolError(error)) {
+    const code = readString(() => error.code);
+    if (code === 'INVALID' || code === 'REJECTED') return failure(code, readString(() => error.message) ?? '');
+  }
+  return failure('FAILED', `"${toolName}" threw: ${describeFailure(error)}`);
+}
+
+/**
+ * The person's answer, each field read once and never trusted: anything but `approved: true` is a
+ * no. Throws only when the answer cannot be read at all (a Proxy whose traps throw).
+ */
+export function readApproval(answer: unknown): { approved: boolean; reason: string } {
+  if (typeof answer !== 'object' || answer === null) return { approved: false, reason: '' };
+  const { approved } = answer as { approved?: unknown };
+  return { approved: approved === true, reason: approved === true ? '' : (readString(() => (answer as { reason?: unknown }).reason) ?? '') };
 }

@@ -1,0 +1,198 @@
+/**
+ * Running one call that holds the slot, step by step (DESIGN "App tools"): the epoch gate once
+ * more, the tool, its time limit, the JSON Schema and the validator (`INVALID`), the person's
+ * approval (`REJECTED`), the run and its output. Each step settles what it can name itself
+ * through the queue's one `settle`; anything that still escapes (a value no step foresaw) is
+ * answered at once by `execute`, so a call never waits for its time limit because reading a
+ * thrown value threw, and nothing is left as an unhandled rejection.
+ *
+ * What runs is what was shown: the validator's output (else the copy taken on arrival) is
+ * snapshotted and deep-frozen once; that one object is what the state shows, what `confirm` and
+ * the approval request carry, and what `run` receives.
+ */
+
+import { describeThrown } from '../external-store';
+import { checkJsonSchema } from '../json-schema-check';
+import type { JsonValue } from '../json-value';
+import { validateStandard } from '../standard-schema';
+import { abortReason, describeFailure, failure, readApproval, snapshotJsonSafely, thrownResult } from './answers';
+import type { CallQueue, CallRecord } from './call-queue';
+import { startDeadline } from './deadline';
+import type { ToolRegistry } from './declarations';
+import type { EpochGate } from './epoch-gate';
+import type { ToolResult } from '../wire';
+import type { AppTool, AppToolApprovalHandler, AppToolClock, AppToolContext } from './types';
+
+/** What running a call needs of the host. */
+export interface CallRunnerOptions {
+  readonly queue: CallQueue;
+  readonly registry: ToolRegistry;
+  readonly gate: EpochGate;
+  readonly clock: AppToolClock;
+  /** The limit of a tool without its own `timeoutMs`. */
+  readonly timeoutMs: number;
+  /** The approval handler now (it may be set or cleared while calls wait). */
+  approvalHandler(): AppToolApprovalHandler | undefined;
+  /** The call's progress changed. */
+  touched(record: CallRecord): void;
+}
+
+/**
+ * A mutable deep copy of a frozen snapshot, for a validator: some change their input in place
+ * (ArkType's morphs throw on a frozen one), and none may touch the snapshot. `__proto__` keys
+ * stay own keys (JSON.parse defines them as data).
+ */
+function thaw(value: JsonValue): unknown {
+  return typeof value === 'object' && value !== null ? JSON.parse(JSON.stringify(value)) : value;
+}
+
+/**
+ * The runner of one host's calls.
+ *
+ * @example
+ * const runner = createCallRunner({ queue, registry, gate, clock, timeoutMs: 30_000, approvalHandler: () => handler, touched });
+ * runner.execute(record); // the call now holding the slot
+ */
+export function createCallRunner(options: CallRunnerOptions): { execute(record: CallRecord): void } {
+  return {
+    execute(record) {
+      runCall(options, record).catch((error: unknown) => {
+        options.queue.settle(record, failure('FAILED', `"${record.name}" could not be run to a result: ${describeThrown(error)}`));
+      });
+    },
+  };
+}
+
+/** The one way the steps below end a call: through the queue's `settle`. */
+function settle(options: CallRunnerOptions, record: CallRecord, result: ToolResult): void {
+  options.queue.settle(record, result);
+}
+
+async function runCall(options: CallRunnerOptions, record: CallRecord): Promise<void> {
+  const { queue, registry, gate, clock } = options;
+  // Start outside `call()` and outside another call's settle: user code never runs re-entrantly.
+  await undefined;
+  if (record.result) return;
+  if (gate.isBelowFloor(record.epoch)) {
+    return settle(options, record, failure('INTERRUPTED', `the call's epoch ${record.epoch} is below the gate's floor ${gate.floor}`));
+  }
+  const registration = registry.get(record.name);
+  if (!registration) return settle(options, record, failure('FAILED', `no app tool named "${record.name}" is registered in this page`));
+  // Hold this registration's tool: an unregister while the call runs does not change what runs.
+  const tool = registration.tool;
+  const limitMs = tool.timeoutMs ?? options.timeoutMs;
+  record.deadline = startDeadline(clock, limitMs, () => {
+    queue.abort(record, failure('TIMEOUT', `no result within ${limitMs} ms`), abortReason(`timed out after ${limitMs} ms`, 'TimeoutError'));
+  });
+
+  const args = await checkArguments(options, record, tool);
+  if (args === undefined || record.result) return;
+  // From here `args` is the one object the state shows, the person reviews and `run` receives.
+  record.args = args;
+  options.touched(record);
+  if (!(await approve(options, record, tool, args))) return;
+
+  queue.setStatus(record, 'running');
+  let output: unknown;
+  try {
+    output = await tool.run(args, contextOf(options, record, tool));
+  } catch (error) {
+    if (record.result) return; // seed 000: a result that arrives after its call was aborted is dropped
+    return settle(options, record, thrownResult(tool.name, error));
+  }
+  if (record.result) return;
+  // seed 000: a tool that returns nothing answers with output: null.
+  const json = snapshotJsonSafely(output === undefined ? null : output, 'output');
+  if (!json.ok) return settle(options, record, failure('FAILED', `the output of "${tool.name}" cannot be sent as JSON: ${json.reason}`));
+  settle(options, record, Object.freeze({ ok: true as const, output: json.value }));
+}
+
+/**
+ * The JSON Schema and the validator. Returns what runs (the validator's frozen output, else the
+ * arrival snapshot), or `undefined` once the call is settled.
+ */
+async function checkArguments(options: CallRunnerOptions, record: CallRecord, tool: AppTool<unknown>): Promise<JsonValue | undefined> {
+  // The JSON Schema is what the model was told, so it judges the arguments the model sent.
+  if (tool.parameters !== undefined) {
+    const checked = checkJsonSchema(tool.parameters, record.received);
+    if (!checked.ok) return void settle(options, record, failure('INVALID', checked.message));
+  }
+  if (!tool.validate) return record.received;
+  const input = thaw(record.received);
+  let validated;
+  try {
+    validated = await validateStandard(tool.validate, input);
+  } catch (error) {
+    return void settle(options, record, failure('FAILED', `the validator of "${tool.name}" threw: ${describeFailure(error)}`));
+  }
+  if (record.result) return undefined;
+  if (!validated.ok) return void settle(options, record, failure('INVALID', validated.message));
+  // What the person reviews and `run` receives must be the same plain value: a validator whose
+  // output JSON cannot carry (a Date, a Map, a function) is a bug in the tool, not bad input.
+  const output = snapshotJsonSafely(validated.value, 'arguments');
+  if (!output.ok) {
+    const message = `the validator of "${tool.name}" gave a value that is not JSON (${output.reason}); what runs must be what can be shown`;
+    return void settle(options, record, failure('FAILED', message));
+  }
+  return output.value;
+}
+
+/** Ask the person when the tool says so. True when the call may run; otherwise it is settled. */
+async function approve(options: CallRunnerOptions, record: CallRecord, tool: AppTool<unknown>, args: JsonValue): Promise<boolean> {
+  let needsApproval: boolean;
+  try {
+    needsApproval = typeof tool.confirm === 'function' ? tool.confirm(args) === true : tool.confirm === true;
+  } catch (error) {
+    settle(options, record, failure('FAILED', `confirm of "${tool.name}" threw: ${describeFailure(error)}`));
+    return false;
+  }
+  if (!needsApproval) return true;
+  // DESIGN "App tools": time spent waiting for approval does not count against the limit.
+  record.deadline?.pause();
+  options.queue.setStatus(record, 'awaiting-approval');
+  const handler = options.approvalHandler();
+  if (!handler) {
+    settle(options, record, failure('REJECTED', `"${tool.name}" needs the user's approval and nothing in this page can ask for it`));
+    return false;
+  }
+  let answer: { approved: boolean; reason: string };
+  try {
+    const { callId, turnId, epoch, name: toolName, controller } = record;
+    answer = readApproval(await handler(Object.freeze({ callId, turnId, epoch, toolName, arguments: args, signal: controller.signal })));
+  } catch (error) {
+    settle(options, record, failure('FAILED', `asking for approval failed: ${describeFailure(error)}`));
+    return false;
+  }
+  // Withdrawn while waiting (interrupt, close): the call already has INTERRUPTED.
+  if (record.result) return false;
+  if (!answer.approved) {
+    settle(options, record, failure('REJECTED', answer.reason === '' ? 'declined by the user' : `declined by the user: ${answer.reason}`));
+    return false;
+  }
+  record.deadline?.resume();
+  return true;
+}
+
+function contextOf(options: CallRunnerOptions, record: CallRecord, tool: AppTool<unknown>): AppToolContext {
+  return Object.freeze({
+    signal: record.controller.signal,
+    callId: record.callId,
+    turnId: record.turnId,
+    epoch: record.epoch,
+    emit: (progress: unknown) => {
+      if (record.result) return; // late progress of an aborted run is dropped like its result
+      record.progress = progress;
+      options.touched(record);
+    },
+    waitForPerson: async <T>(answer: PromiseLike<T>): Promise<T> => {
+      if (tool.waitsForPerson !== true) return answer;
+      record.deadline?.pause();
+      try {
+        return await answer;
+      } finally {
+        record.deadline?.resume();
+      }
+    },
+  });
+}
+
