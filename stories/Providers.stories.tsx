@@ -144,18 +144,20 @@ const RECORDINGS = Object.fromEntries(
   ),
 );
 
-/** For each provider of the list, its shortest recording. */
+/** For each provider of the list, its shortest recording (or, for one without, its sample stream). */
 const SHORTEST = PROVIDERS.map((provider) => {
   const [file] = Object.keys(RECORDINGS)
     .filter((name) => provider.recordings.test(name))
     .sort((a, b) => RECORDINGS[a]!.split('\n').length - RECORDINGS[b]!.split('\n').length);
-  if (file === undefined) throw new Error(`no recording for ${provider.id}`);
-  return { ...provider, file, recording: RECORDINGS[file]! };
+  if (file !== undefined) return { ...provider, file, recording: RECORDINGS[file]! };
+  if (provider.sample === undefined) throw new Error(`no recording and no sample for ${provider.id}`);
+  return { ...provider, file: 'sample from the specification', recording: provider.sample.map((chunk) => JSON.stringify(chunk)).join('\n') };
 });
 
 /**
  * Every adapter of the provider list (`PROVIDER_ADAPTERS`) side by side, each replaying its
- * shortest recording: a provider added to the list shows up here without a new story.
+ * shortest recording (or a sample written from its specification where no recording exists): a
+ * provider added to the list shows up here without a new story.
  */
 export const EveryProvider: Story = {
   render: ({ speed }) => (

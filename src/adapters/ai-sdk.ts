@@ -71,7 +71,7 @@ export function createAISDKChunkMapper(book: CallBook, options: AISDKChunkMapper
     if (calls.has(id)) return undefined;
     // A provider-executed tool runs at the provider, whose result this stream carries.
     const location = chunk.providerExecuted === true ? ('server' as const) : undefined;
-    const call = book.start(book.uniqueCallId(id), name, turn(), location ? { location } : {});
+    const call = book.start(book.uniqueCallId(id), name, turn(), location ? { location, awaitsOutcome: true } : {});
     if (chunk.inputEncoding === 'text') {
       // The fragments are free text, not JSON: they are not streamed, and only a
       // `tool-input-available` can complete the input.
@@ -138,21 +138,29 @@ export function createAISDKChunkMapper(book: CallBook, options: AISDKChunkMapper
         const call = known(chunk, type);
         if (call.stage === 'over' || !beforeOutcome(call, 'the output arrived')) return;
         if (chunk.preliminary === true) {
-          book.outcome(call, { type: 'tool.stream', phase: 'progress', callId: call.callId, progress: chunk.output });
+          // A preliminary output (a tool that yields as it goes) replaces the last one.
+          book.outcome(call, { type: 'tool.stream', phase: 'progress', callId: call.callId, output: chunk.output });
           return;
         }
-        book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: true });
+        book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: true, output: chunk.output });
         return;
       }
       case 'tool-output-error': {
         const call = known(chunk, type);
         if (call.stage === 'over') return;
-        optString(chunk, 'errorText', type); // checked: one that is not a string is a malformed chunk
+        const errorText = optString(chunk, 'errorText', type);
         if (!beforeOutcome(call, 'the tool failed')) return;
-        // The call was issued and its tool ran and failed: `settled` with FAILED. (`failed` is
-        // the model stopping before the arguments were complete; after `issued` the store
-        // refuses it and the call would stay issued for good.)
-        book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: false, code: 'FAILED' });
+        // The call was issued and its tool ran and failed: `settled` with FAILED and the tool's
+        // error text. (`failed` is the model stopping before the arguments were complete; after
+        // `issued` the store refuses it and the call would stay issued for good.)
+        book.outcome(call, {
+          type: 'tool.stream',
+          phase: 'settled',
+          callId: call.callId,
+          ok: false,
+          code: 'FAILED',
+          ...(errorText === undefined ? {} : { message: errorText }),
+        });
         return;
       }
       case 'tool-output-denied': {

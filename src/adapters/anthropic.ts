@@ -3,7 +3,10 @@
  * also through Amazon Bedrock and Google Vertex AI, which relay the same events).
  *
  * A call is a content block: `content_block_start` with a `tool_use`, `server_tool_use` or
- * `mcp_tool_use` block, `input_json_delta` fragments for its index, `content_block_stop`.
+ * `mcp_tool_use` block, `input_json_delta` fragments for its index, `content_block_stop`. A
+ * server or MCP tool's result follows as a block of its own (`web_search_tool_result`,
+ * `code_execution_tool_result`, `bash_code_execution_tool_result`, `mcp_tool_result`, …) naming
+ * the call by `tool_use_id`, in the same message or a later one: it settles the call.
  */
 import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
 import { CallBook, type OpenCall } from './call-book';
@@ -16,6 +19,7 @@ import {
   reqNumber,
   reqRecord,
   reqString,
+  unknownCall,
   type Rec,
 } from './chunk-fields';
 
@@ -48,6 +52,8 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
   let seenIds = new Set<string>();
   let turnId: string | undefined;
   let stopReason: string | undefined;
+  /** Every call of the stream by Anthropic's id, for the result blocks that name them. */
+  const byId = new Map<string, OpenCall>();
 
   const turn = (): string => (turnId ??= book.fallbackTurnId());
 
@@ -72,7 +78,39 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
     // Server tools (code execution, web search) and MCP connector tools run at Anthropic.
     const location = type === 'server_tool_use' || type === 'mcp_tool_use' ? ('server' as const) : undefined;
     // The block's `input` is the whole input when no fragments follow (programmatic tool calling).
-    return book.start(book.uniqueCallId(id), name, turn(), { ...(location ? { location } : {}), wholeInput: block.input });
+    // A hosted tool's result comes on this stream: at its end, one still without it is cancelled.
+    const call = book.start(book.uniqueCallId(id), name, turn(), {
+      ...(location ? { location, awaitsOutcome: true } : {}),
+      wholeInput: block.input,
+    });
+    byId.set(id, call);
+    return call;
+  };
+
+  /** A server or MCP tool's result block: the call's outcome. */
+  const settleFrom = (block: Rec, where: string): void => {
+    const id = reqString(block, 'tool_use_id', where);
+    const call = byId.get(id);
+    if (call === undefined) throw unknownCall(where, id);
+    const content = block.content;
+    const errorType = isRecord(content) && typeof content.type === 'string' && content.type.endsWith('_error') ? content.type : undefined;
+    const failed = block.is_error === true || errorType !== undefined;
+    book.endArguments(call, 'cut', 'the result arrived');
+    if (!failed) {
+      book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: true, output: content });
+      return;
+    }
+    // `{ type: '…_error', error_code }` (web search, code execution) or an MCP result with `is_error`.
+    const code = isRecord(content) && typeof content.error_code === 'string' ? content.error_code : undefined;
+    book.outcome(call, {
+      type: 'tool.stream',
+      phase: 'settled',
+      callId: call.callId,
+      ok: false,
+      code: 'FAILED',
+      message: code ?? errorType ?? 'the tool reported an error',
+      output: content,
+    });
   };
 
   const handle = (chunk: Rec): void => {
@@ -93,6 +131,11 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
         // Programmatic tool calling delivers each tool_use whole in `message_start.content`,
         // followed directly by `message_stop` (recording anthropic-programmatic-tool-calling-emoji).
         content.forEach((block, i) => {
+          if (isRecord(block) && typeof block.type === 'string' && block.type.endsWith('_tool_result')) {
+            settleFrom(block, `message_start.message.content[${i}]`);
+            skipped.add(i);
+            return;
+          }
           if (!isRecord(block) || !TOOL_BLOCK_TYPES.has(String(block.type))) return;
           const call = startBlock(block, `message_start.message.content[${i}]`);
           if (call) book.complete(call, isRecord(block.input) ? block.input : {});
@@ -103,6 +146,10 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
       case 'content_block_start': {
         const index = reqNumber(chunk, 'index', type);
         const block = reqRecord(chunk, 'content_block', type);
+        if (typeof block.type === 'string' && block.type.endsWith('_tool_result')) {
+          settleFrom(block, `content_block_start.content_block (${block.type})`);
+          return;
+        }
         if (!TOOL_BLOCK_TYPES.has(String(block.type))) return;
         if (blocks.has(index)) throw new MalformedChunk(`content_block_start for block ${index}, which is already open`);
         const call = startBlock(block, 'content_block_start.content_block');

@@ -93,6 +93,8 @@ export interface StartExtra {
   /** See {@link OpenCall.awaitsOutcome}; default false: only an adapter that maps the outcome says so. */
   awaitsOutcome?: boolean;
   wholeInput?: unknown;
+  /** The call inside which a sub-agent made this one. */
+  parentCallId?: string;
 }
 
 /**
@@ -152,6 +154,7 @@ export class CallBook {
   start(callId: string, name: string, turnId: string, extra: StartExtra = {}): OpenCall {
     const event: ToolStreamStartEvent = { type: 'tool.stream', phase: 'start', callId, turnId, name };
     if (extra.location !== undefined) event.location = extra.location;
+    if (extra.parentCallId !== undefined) event.parentCallId = extra.parentCallId;
     this.events.push(event);
     const call: OpenCall = {
       callId,

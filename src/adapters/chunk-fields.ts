@@ -104,3 +104,13 @@ export function describe(v: unknown): string {
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
   return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
 }
+
+/** A tool result's text is usually JSON: the value it holds; any other text as it came. */
+export function jsonOrText(content: unknown): unknown {
+  if (typeof content !== 'string') return content;
+  try {
+    return JSON.parse(content) as unknown;
+  } catch {
+    return content;
+  }
+}

@@ -16,3 +16,4 @@ export { createAnthropicAdapter, type AnthropicAdapterOptions } from './anthropi
 export { createGeminiAdapter, type GeminiAdapterOptions } from './gemini';
 export { createCohereAdapter, type CohereAdapterOptions } from './cohere';
 export { createAISDKAdapter, type AISDKAdapterOptions } from './ai-sdk';
+export { createAGUIAdapter, type AGUIAdapterOptions } from './ag-ui';

@@ -6,11 +6,12 @@
  * A call is an output item: `response.output_item.added` (type `function_call`, or `mcp_call`
  * for a hosted MCP tool) announces it, `response.function_call_arguments.delta` /
  * `response.mcp_call_arguments.delta` grow it by `item_id`, and the matching `.done` event
- * carries the provider's final argument text.
+ * carries the provider's final argument text. A hosted MCP call's `output_item.done` carries its
+ * result (`output`, or `error`), which settles it.
  */
 import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
 import { CallBook, parseArguments, type OpenCall } from './call-book';
-import { optRecord, optString, reqRecord, reqString, type Rec } from './chunk-fields';
+import { describe, isRecord, jsonOrText, MalformedChunk, optRecord, optString, reqRecord, reqString, type Rec } from './chunk-fields';
 
 /**
  * Options of {@link createOpenAIResponsesAdapter}: those of every adapter.
@@ -67,7 +68,7 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
   const book = new CallBook(PROVIDER, options);
   const items = new Map<string, ItemCall>();
   /** Items whose arguments already ended, so a late `output_item.done` does not end them twice. */
-  const finished = new Set<string>();
+  const finished = new Map<string, OpenCall | undefined>();
   let currentResponse: string | undefined;
 
   /** Realtime events carry `response_id`; Responses events belong to the latest `response.created`. */
@@ -81,7 +82,8 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
   const begin = (entry: ItemCall, name: string | undefined): void => {
     if (entry.call !== undefined || name === undefined || name === '') return;
     const callId = book.uniqueCallId(entry.providerId);
-    entry.call = book.start(callId, name, entry.turnId, entry.location ? { location: entry.location } : undefined);
+    // A hosted MCP call's result comes on this stream (its item's `output`).
+    entry.call = book.start(callId, name, entry.turnId, entry.location ? { location: entry.location, awaitsOutcome: true } : undefined);
     const pending = entry.pendingText;
     entry.pendingText = '';
     book.delta(entry.call, pending);
@@ -111,7 +113,7 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
   /** The provider's own final text ends the call: it wins over the joined fragments. */
   const finishWith = (entry: ItemCall, finalText: string | undefined, why: string): void => {
     items.delete(entry.itemId);
-    finished.add(entry.itemId);
+    finished.set(entry.itemId, entry.call);
     if (entry.call === undefined) {
       book.report(`the call in item ${entry.itemId} ended without its name ever arriving; it was dropped`, undefined, 'dropped-call');
       return;
@@ -152,12 +154,27 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
       if (responseId !== undefined && entry.turnId !== responseId) continue;
       if (cancelled && entry.call !== undefined) {
         items.delete(entry.itemId);
-        finished.add(entry.itemId);
+        finished.set(entry.itemId, entry.call);
         book.cancel(entry.call);
         continue;
       }
       finishWith(entry, undefined, why);
     }
+  };
+
+  /** A finished hosted MCP call carries its result: `output` (the tool's text), or `error`. */
+  const settleMcpCall = (call: OpenCall | undefined, item: Rec, where: string): void => {
+    if (call === undefined) return;
+    const error = item.error;
+    const output = item.output;
+    if (error !== undefined && error !== null) {
+      const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : JSON.stringify(error);
+      book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: false, code: 'FAILED', message });
+      return;
+    }
+    if (output === undefined || output === null) return;
+    if (typeof output !== 'string') throw new MalformedChunk(`${where}.output is ${describe(output)}, not a string`);
+    book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: true, output: jsonOrText(output) });
   };
 
   const handle = (chunk: Rec): void => {
@@ -218,11 +235,13 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
         const itemId = reqString(item, 'id', `${type}.item`);
         const name = optString(item, 'name', `${type}.item`);
         const args = optString(item, 'arguments', `${type}.item`);
-        if (finished.has(itemId)) return;
-        // Some compatible servers skip the `.done` event; the finished item has the final text.
-        const entry = entryFor(chunk, itemId, item);
-        begin(entry, name);
-        finishWith(entry, args, 'the item finished without its arguments');
+        if (!finished.has(itemId)) {
+          // Some compatible servers skip the `.done` event; the finished item has the final text.
+          const entry = entryFor(chunk, itemId, item);
+          begin(entry, name);
+          finishWith(entry, args, 'the item finished without its arguments');
+        }
+        if (itemType === 'mcp_call') settleMcpCall(finished.get(itemId), item, `${type}.item`);
         return;
       }
       case 'response.completed':

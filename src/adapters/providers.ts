@@ -3,6 +3,7 @@
  * the recordings' replays and the stories iterate, so a new adapter is one file and one entry here.
  */
 import type { AdapterOptions, ToolStreamAdapter } from './base';
+import { createAGUIAdapter } from './ag-ui';
 import { createAISDKAdapter } from './ai-sdk';
 import { createAnthropicAdapter } from './anthropic';
 import { createCohereAdapter } from './cohere';
@@ -69,6 +70,11 @@ export const PROVIDER_ADAPTERS = {
     label: 'AI SDK',
     reads: "The AI SDK's UI message stream (what useChat reads), whatever model produced it",
     create: createAISDKAdapter,
+  },
+  'ag-ui': {
+    label: 'AG-UI',
+    reads: 'AG-UI events (CopilotKit, Mastra, LangGraph and other agents), from @ag-ui/client or the SSE stream',
+    create: createAGUIAdapter,
   },
 } as const satisfies Record<string, ProviderAdapter>;
 

@@ -241,18 +241,27 @@ describe('the AI SDK adapter', () => {
     ]);
     expect(calls[0]).toMatchObject({ turnId: 'msg_1', arguments: { city: 'Oslo' } });
     expect(events.map((e) => e.phase)).toEqual(['start', 'arguments-delta', 'arguments-complete', 'progress', 'settled']);
-    expect(events[3]).toMatchObject({ progress: { temp: 3 } });
-    expect(events[4]).toMatchObject({ ok: true });
+    // The preliminary output replaces the last one while the call runs; the final one settles it.
+    expect(events[3]).toMatchObject({ output: { temp: 3 } });
+    expect(events[4]).toMatchObject({ ok: true, output: { temp: 4 } });
   });
 
   it('starts and completes a call that arrives whole, and marks provider-executed tools', () => {
     const { events } = run(createAISDKAdapter(), [
       { type: 'tool-input-available', toolCallId: 'c1', toolName: 'search', input: { q: 'x' }, providerExecuted: true },
     ]);
-    expect(events).toEqual([
+    expect(events.slice(0, 2)).toEqual([
       expect.objectContaining({ phase: 'start', name: 'search', location: 'server' }),
       expect.objectContaining({ phase: 'arguments-complete', arguments: { q: 'x' } }),
     ]);
+  });
+
+  it('cancels at the end a provider-executed call whose output never came, and leaves a call issued to the page', () => {
+    const { events } = run(createAISDKAdapter(), [
+      { type: 'tool-input-available', toolCallId: 'hosted', toolName: 'search', input: {}, providerExecuted: true },
+      { type: 'tool-input-available', toolCallId: 'page', toolName: 'setTitle', input: {} },
+    ]);
+    expect(events.filter((e) => e.phase === 'cancelled')).toEqual([{ type: 'tool.stream', phase: 'cancelled', callId: 'hosted' }]);
   });
 
   it('settles FAILED a call whose tool failed, fails one whose input was invalid, and rejects a denied one', () => {
@@ -264,7 +273,7 @@ describe('the AI SDK adapter', () => {
       { type: 'tool-output-denied', toolCallId: 'c' },
     ]);
     expect(events.filter((e) => e.phase === 'failed' || e.phase === 'settled')).toEqual([
-      { type: 'tool.stream', phase: 'settled', callId: 'a', ok: false, code: 'FAILED' },
+      { type: 'tool.stream', phase: 'settled', callId: 'a', ok: false, code: 'FAILED', message: 'disk full' },
       { type: 'tool.stream', phase: 'failed', callId: 'b', message: 'AI SDK: the input of t is invalid: expected object' },
       { type: 'tool.stream', phase: 'settled', callId: 'c', ok: false, code: 'REJECTED' },
     ]);
@@ -346,7 +355,7 @@ describe('the AI SDK adapter', () => {
       { type: 'tool-output-available', toolCallId: 'issued', output: 'late' },
     ]);
     expect(terminal(events)).toEqual([
-      { type: 'tool.stream', phase: 'settled', callId: 'done', ok: true },
+      { type: 'tool.stream', phase: 'settled', callId: 'done', ok: true, output: 'ok' },
       { type: 'tool.stream', phase: 'cancelled', callId: 'issued' },
       { type: 'tool.stream', phase: 'cancelled', callId: 'streaming' },
     ]);
@@ -425,5 +434,64 @@ describe('the AI SDK adapter and a reset step (AI SDK 7)', () => {
       { type: 'reset-step' },
     ]);
     expect(events.filter((e) => e.phase === 'cancelled' || e.phase === 'failed')).toEqual([{ type: 'tool.stream', phase: 'cancelled', callId: 'gone' }]);
+  });
+});
+
+describe('the Anthropic adapter and the results of server and MCP tools', () => {
+  const serverCall = (index: number, id: string, name: string, type = 'server_tool_use') => [
+    { type: 'content_block_start', index, content_block: { type, id, name, input: {} } },
+    { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '{"query":"x"}' } },
+    { type: 'content_block_stop', index },
+  ];
+  const settledOf = (events: ToolStreamEvent[]) => events.filter((e) => e.phase === 'settled' || e.phase === 'cancelled');
+
+  it('settles a call with its result block, also one that comes in a later message', () => {
+    const { events } = run(createAnthropicAdapter(), [
+      { type: 'message_start', message: { id: 'm1', content: [] } },
+      ...serverCall(0, 'srv_1', 'web_search'),
+      { type: 'content_block_start', index: 1, content_block: { type: 'web_search_tool_result', tool_use_id: 'srv_1', content: [{ type: 'web_search_result', url: 'https://example.com', title: 'Example' }] } },
+      ...serverCall(2, 'srv_2', 'code_execution'),
+      { type: 'message_stop' },
+      { type: 'message_start', message: { id: 'm2', content: [{ type: 'code_execution_tool_result', tool_use_id: 'srv_2', content: { type: 'code_execution_result', stdout: '42' } }] } },
+      { type: 'message_stop' },
+    ]);
+    expect(settledOf(events)).toEqual([
+      { type: 'tool.stream', phase: 'settled', callId: 'srv_1', ok: true, output: [{ type: 'web_search_result', url: 'https://example.com', title: 'Example' }] },
+      { type: 'tool.stream', phase: 'settled', callId: 'srv_2', ok: true, output: { type: 'code_execution_result', stdout: '42' } },
+    ]);
+  });
+
+  it('settles FAILED, with the error code as its message, a result that is an error; an MCP result with is_error too', () => {
+    const { events } = run(createAnthropicAdapter(), [
+      { type: 'message_start', message: { id: 'm1', content: [] } },
+      ...serverCall(0, 'srv_1', 'web_search'),
+      { type: 'content_block_start', index: 1, content_block: { type: 'web_search_tool_result', tool_use_id: 'srv_1', content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' } } },
+      ...serverCall(2, 'mcp_1', 'fetch', 'mcp_tool_use'),
+      { type: 'content_block_start', index: 3, content_block: { type: 'mcp_tool_result', tool_use_id: 'mcp_1', is_error: true, content: [{ type: 'text', text: 'denied' }] } },
+    ]);
+    expect(settledOf(events)).toEqual([
+      expect.objectContaining({ callId: 'srv_1', ok: false, code: 'FAILED', message: 'max_uses_exceeded' }),
+      expect.objectContaining({ callId: 'mcp_1', ok: false, code: 'FAILED', message: 'the tool reported an error', output: [{ type: 'text', text: 'denied' }] }),
+    ]);
+  });
+
+  it('cancels at the end of the stream a server tool whose result never came, and leaves a client tool issued', () => {
+    const { events } = run(createAnthropicAdapter(), [
+      { type: 'message_start', message: { id: 'm1', content: [] } },
+      ...serverCall(0, 'srv_1', 'web_search'),
+      ...serverCall(1, 'tu_1', 'lookup', 'tool_use'),
+      { type: 'message_stop' },
+    ]);
+    expect(settledOf(events)).toEqual([{ type: 'tool.stream', phase: 'cancelled', callId: 'srv_1' }]);
+  });
+
+  it('reports a result block for a call that never started', () => {
+    const reasons: string[] = [];
+    createAnthropicAdapter({ onError: (r) => reasons.push(r) }).push({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'web_search_tool_result', tool_use_id: 'nobody', content: [] },
+    });
+    expect(reasons).toEqual(['Anthropic: content_block_start.content_block (web_search_tool_result) for tool call nobody, which never started']);
   });
 });

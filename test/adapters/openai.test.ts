@@ -337,3 +337,22 @@ describe('the OpenAI Realtime adapter', () => {
     expect(events.map((e) => e.phase)).toEqual(['start', 'arguments-delta', 'cancelled']);
   });
 });
+
+describe('the OpenAI Responses adapter and hosted MCP results', () => {
+  const mcpCall = (id: string, done: Record<string, unknown>) => [
+    { type: 'response.created', response: { id: 'resp_1' } },
+    { type: 'response.output_item.added', item: { id, type: 'mcp_call', name: 'search', arguments: '' } },
+    { type: 'response.mcp_call_arguments.delta', item_id: id, delta: '{"q":"x"}' },
+    { type: 'response.mcp_call_arguments.done', item_id: id, arguments: '{"q":"x"}' },
+    { type: 'response.output_item.done', item: { id, type: 'mcp_call', name: 'search', arguments: '{"q":"x"}', ...done } },
+  ];
+
+  it('settles a hosted MCP call with its output (JSON text read as its value), or FAILED with its error', () => {
+    const ok = run(createOpenAIResponsesAdapter(), mcpCall('mcp_1', { status: 'completed', output: '{"hits":3}', error: null }));
+    expect(ok.events.at(-1)).toEqual({ type: 'tool.stream', phase: 'settled', callId: 'mcp_1', ok: true, output: { hits: 3 } });
+    const text = run(createOpenAIResponsesAdapter(), mcpCall('mcp_2', { output: 'plain words' }));
+    expect(text.events.at(-1)).toMatchObject({ phase: 'settled', ok: true, output: 'plain words' });
+    const failed = run(createOpenAIResponsesAdapter(), mcpCall('mcp_3', { status: 'failed', output: null, error: 'upstream 502' }));
+    expect(failed.events.at(-1)).toEqual({ type: 'tool.stream', phase: 'settled', callId: 'mcp_3', ok: false, code: 'FAILED', message: 'upstream 502' });
+  });
+});

@@ -69,8 +69,10 @@ describe.each(recordingFiles())('%s through the reducer', (file) => {
         continue;
       }
       // The AI SDK stream also carries the tool outputs, which settle its calls.
-      const settled = call.events.some((e) => e.phase === 'settled');
+      const settled = call.events.find((e) => e.phase === 'settled');
       expect(view.status).toBe(settled ? 'settled' : 'issued');
+      // The card shows the result the stream carried.
+      if (settled && 'output' in settled) expect(view.output).toEqual(settled.output);
       expect(view.arguments).toEqual(call.arguments);
       const previews = seen.get(call.callId)!.filter((p) => p !== undefined);
       for (let i = 1; i < previews.length; i++) expect(isConsistentPreview(previews[i - 1], previews[i])).toBe(true);

@@ -128,3 +128,13 @@ export function aiSdkFinals(chunks: readonly unknown[]): ProviderCall[] {
   }
   return [...calls.values()].map((c) => ({ name: c.name, final: c.input ?? parseOr(c.text) }));
 }
+
+/** AG-UI: the joined `TOOL_CALL_ARGS` deltas of each `TOOL_CALL_START`, parsed. */
+export function aguiFinals(events: readonly unknown[]): ProviderCall[] {
+  const calls = new Map<string, { name: string; text: string }>();
+  for (const e of events as Any[]) {
+    if (e.type === 'TOOL_CALL_START') calls.set(e.toolCallId, { name: e.toolCallName, text: '' });
+    if (e.type === 'TOOL_CALL_ARGS') calls.get(e.toolCallId)!.text += e.delta;
+  }
+  return [...calls.values()].map((c) => ({ name: c.name, final: parseOr(c.text) }));
+}

@@ -7,6 +7,7 @@
  */
 import { PROVIDER_ADAPTERS, type ProviderAdapter, type ProviderId } from 'toolgate/adapters';
 import {
+  aguiFinals,
   aiSdkFinals,
   anthropicFinals,
   cohereFinals,
@@ -21,6 +22,11 @@ export interface ProviderCase {
   startChunk: unknown;
   /** The recordings this adapter reads, by file name. */
   recordings: RegExp;
+  /**
+   * For a provider without a recording in the fixtures: a short stream of its chunks, written
+   * from its specification (the stories replay it where they would replay a recording).
+   */
+  sample?: readonly unknown[];
   /** The provider's own final arguments of each call in a recording. */
   finals: (chunks: readonly unknown[]) => ProviderCall[];
 }
@@ -60,6 +66,20 @@ export const PROVIDER_CASES = {
     startChunk: { type: 'tool-input-start', toolCallId: 'c1', toolName: 'lookup' },
     recordings: /^aisdk-/,
     finals: aiSdkFinals,
+  },
+  'ag-ui': {
+    startChunk: { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'lookup' },
+    recordings: /^ag-ui-/,
+    finals: aguiFinals,
+    sample: [
+      { type: 'RUN_STARTED', threadId: 'thread-1', runId: 'run-1' },
+      { type: 'TOOL_CALL_START', toolCallId: 'call-1', toolCallName: 'get_weather', parentMessageId: 'msg-1' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'call-1', delta: '{"city":' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'call-1', delta: '"Oslo"}' },
+      { type: 'TOOL_CALL_END', toolCallId: 'call-1' },
+      { type: 'TOOL_CALL_RESULT', toolCallId: 'call-1', messageId: 'msg-2', content: '{"sky":"clear","temperature":3}' },
+      { type: 'RUN_FINISHED', threadId: 'thread-1', runId: 'run-1', outcome: { type: 'success' } },
+    ],
   },
 } satisfies Record<ProviderId, ProviderCase>;
 

@@ -11,6 +11,8 @@ import { codePoints, endsInsideEscape, readRecording, recordingFiles, replay } f
 
 interface ExpectedCall {
   name: string;
+  /** The result the stream carries for a provider-hosted call (a matcher), which settles it. */
+  output?: unknown;
   /** Code points of the joined argument text (INDEX.md); omitted where no text is streamed. */
   chars?: number;
   outcome?: 'complete' | 'failed';
@@ -63,7 +65,10 @@ const RECORDINGS: Record<string, Recording> = {
     calls: [{ name: 'add', chars: 13 }, { name: 'multiply', chars: 13 }],
   },
   'openai-responses-mcp-call-args.jsonl': {
-    calls: [{ name: 'web_search_exa', chars: 96 }, { name: 'web_search_exa', chars: 128 }],
+    calls: [
+      { name: 'web_search_exa', chars: 96, output: expect.objectContaining({ results: expect.any(Array) }) },
+      { name: 'web_search_exa', chars: 128, output: expect.objectContaining({ results: expect.any(Array) }) },
+    ],
     location: 'server',
   },
   'openai-realtime-gpt-realtime-weather.jsonl': {
@@ -74,25 +79,28 @@ const RECORDINGS: Record<string, Recording> = {
   },
   'anthropic-code-execution-6kb-file-text.jsonl': {
     calls: [
-      { name: 'text_editor_code_execution', chars: 6121 },
-      { name: 'bash_code_execution', chars: 56 },
-      { name: 'bash_code_execution', chars: 82 },
+      { name: 'text_editor_code_execution', chars: 6121, output: expect.objectContaining({ type: 'text_editor_code_execution_create_result' }) },
+      { name: 'bash_code_execution', chars: 56, output: expect.objectContaining({ type: 'bash_code_execution_result', stdout: expect.any(String) }) },
+      { name: 'bash_code_execution', chars: 82, output: expect.objectContaining({ type: 'bash_code_execution_result', stdout: expect.any(String) }) },
     ],
     escapeSplits: 42,
     location: 'server',
   },
   'anthropic-code-execution-file-upload-1.8kb.jsonl': {
     calls: [
-      { name: 'text_editor_code_execution', chars: 52 },
-      { name: 'text_editor_code_execution', chars: 1822 },
-      { name: 'bash_code_execution', chars: 42 },
+      { name: 'text_editor_code_execution', chars: 52, output: expect.objectContaining({ type: 'text_editor_code_execution_view_result', num_lines: 7 }) },
+      { name: 'text_editor_code_execution', chars: 1822, output: expect.objectContaining({ type: 'text_editor_code_execution_create_result' }) },
+      { name: 'bash_code_execution', chars: 42, output: expect.objectContaining({ type: 'bash_code_execution_result', stdout: expect.stringContaining('FINANCIAL ANALYSIS REPORT') }) },
     ],
     escapeSplits: 16,
     location: 'server',
   },
   'anthropic-programmatic-tool-calling-emoji.jsonl': {
     // The rollDie inputs arrive whole (content_block_start, then message_start.content).
-    calls: [{ name: 'code_execution', chars: 2011 }, ...Array.from({ length: 14 }, () => rollDie)],
+    calls: [
+      { name: 'code_execution', chars: 2011, output: expect.objectContaining({ type: 'code_execution_result', stdout: expect.stringContaining('DICE GAME') }) },
+      ...Array.from({ length: 14 }, () => rollDie),
+    ],
     // 15 messages: the first holds code_execution and a rollDie, 13 hold one rollDie each,
     // the last only the answer text.
     turns: 14,
@@ -123,7 +131,10 @@ const RECORDINGS: Record<string, Recording> = {
     calls: [{ name: 'weather', chars: 29 }, { name: 'cityAttractions', chars: 25 }],
   },
   'aisdk-ui-langgraph-gpt5-parallel.jsonl': {
-    calls: [{ name: 'get_weather', chars: 34 }, { name: 'get_datetime', chars: 41 }],
+    calls: [
+      { name: 'get_weather', chars: 34, output: 'Weather in Tokyo: 20°C, Clear skies' },
+      { name: 'get_datetime', chars: 41, output: expect.stringMatching(/^Current date and time in Asia\/Tokyo/) },
+    ],
   },
 };
 
@@ -185,6 +196,20 @@ describe('replaying the real recordings', () => {
     it('keeps the calls of consecutive responses apart', () => {
       expect(new Set(result.calls.map((c) => c.turnId)).size).toBe(rec.turns ?? 1);
       expect(result.calls.every((c) => c.turnId !== '')).toBe(true);
+    });
+
+    it('settles each call whose result the stream carries with that output, and no other', () => {
+      result.calls.forEach((call, i) => {
+        const expected = rec.calls[i]!;
+        const settled = call.events.filter((e) => e.phase === 'settled');
+        if (expected.output === undefined) {
+          expect(settled, call.name).toEqual([]);
+          return;
+        }
+        expect(settled, call.name).toEqual([expect.objectContaining({ ok: true, output: expected.output })]);
+      });
+      // A call's end never cancels one whose result came.
+      expect(result.events.filter((e) => e.phase === 'cancelled')).toEqual([]);
     });
 
     if (rec.escapeSplits !== undefined) {

@@ -95,7 +95,7 @@ describe('the chat’s stream fills the store', () => {
     await act(() => chat.sendMessage({ text: 'Weather in Oslo?' }));
     await waitFor(() => expect(calls(bridge)[0]?.status).toBe('settled'));
     expect(texts).toEqual(['{"city":', '{"city":"Os', '{"city":"Oslo"}']);
-    expect(calls(bridge)[0]).toMatchObject({ name: 'weather', ok: true, arguments: { city: 'Oslo' } });
+    expect(calls(bridge)[0]).toMatchObject({ name: 'weather', ok: true, arguments: { city: 'Oslo' }, output: { city: 'Oslo', temperature: 3, sky: 'clear' } });
     expect(reported).toEqual([]);
   });
 });
@@ -128,7 +128,7 @@ describe('app tools registered with useAppTool', () => {
     // The chat sent the page's answer back to the model.
     const answered = server.requests[1]!.at(-1)!.parts.find((p) => p.type === 'tool-setTitle');
     expect(answered).toMatchObject({ state: 'output-available', output: { title: 'Hi' } });
-    expect(calls(bridge)[0]).toMatchObject({ callId: 'c1', status: 'settled', ok: true });
+    expect(calls(bridge)[0]).toMatchObject({ callId: 'c1', status: 'settled', ok: true, output: { title: 'Hi' } });
     expect(lastParts(chat).some((p) => p.type === 'text' && p.text === 'Title set.')).toBe(true);
     expect(reported).toEqual([]);
   });
@@ -145,7 +145,7 @@ describe('app tools registered with useAppTool', () => {
     expect(ran).toEqual([]);
     const answered = server.requests[1]!.at(-1)!.parts.find((p) => p.type === 'tool-setTitle');
     expect(answered).toMatchObject({ state: 'output-error', errorText: expect.stringMatching(/^INVALID: /) });
-    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: false, code: 'INVALID' }));
+    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: false, code: 'INVALID', message: expect.any(String) }));
   });
 
   it('leave the calls of tools the page does not have to the server', async () => {
@@ -182,11 +182,14 @@ describe("the chat's approval requests", () => {
     expect(dialog).toHaveTextContent('deleteFile');
     expect(dialog).toHaveTextContent('/tmp/report.txt');
     expect(server.log.deleted).toEqual([]);
+    // The card says what the call waits for.
+    expect(calls(bridge)[0]).toMatchObject({ status: 'issued', approval: 'awaiting' });
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(server.log.deleted).toEqual([{ path: '/tmp/report.txt' }]));
     const sent = server.requests[1]!.at(-1)!.parts.find((p) => p.type === 'tool-deleteFile');
     expect(sent).toMatchObject({ state: 'approval-responded', approval: { approved: true } });
-    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: true }));
+    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: true, output: { deleted: '/tmp/report.txt' } }));
+    expect(calls(bridge)[0]).toMatchObject({ approval: 'approved', approvedArguments: { path: '/tmp/report.txt' } });
     expect(reported).toEqual([]);
   });
 
@@ -197,7 +200,7 @@ describe("the chat's approval requests", () => {
     await act(() => chat.sendMessage({ text: 'Delete the report' }));
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
-    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: false, code: 'REJECTED' }));
+    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: false, code: 'REJECTED', approval: 'denied' }));
     const sent = server.requests[1]!.at(-1)!.parts.find((p) => p.type === 'tool-deleteFile');
     expect(sent).toMatchObject({ approval: { approved: false } });
     expect(server.log.deleted).toEqual([]);
@@ -222,6 +225,7 @@ describe("the chat's approval requests", () => {
     expect(sent).toMatchObject({ approval: { approved: false, reason: 'the arguments changed after they were shown' } });
     expect(server.log.deleted).toEqual([]);
     expect(reported.map((r) => r.code)).toEqual(['approval-mismatch']);
+    expect(calls(bridge)[0]).toMatchObject({ approval: 'denied', approvalReason: 'the arguments changed after they were shown' });
   });
 });
 
@@ -302,7 +306,7 @@ describe('answers the page gives itself', () => {
     await act(async () => {
       await chat.addToolOutput({ tool: 'setTitle', toolCallId: 'c1', output: 'done by the page' });
     });
-    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: true }));
+    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: true, output: 'done by the page' }));
     expect(reported).toEqual([]);
   });
 });

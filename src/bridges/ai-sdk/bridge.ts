@@ -114,9 +114,10 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
       const call = mapper.call(part.toolCallId);
       if (call === undefined || call.stage !== 'issued' || handed.has(call)) continue;
       const base = { type: 'tool.stream', phase: 'settled', callId: call.callId } as const;
-      if (part.state === 'output-available') book.outcome(call, { ...base, ok: true });
-      else if (part.state === 'output-error') book.outcome(call, { ...base, ok: false, code: 'FAILED' });
-      else if (part.state === 'output-denied') book.outcome(call, { ...base, ok: false, code: 'REJECTED' });
+      if (part.state === 'output-available') book.outcome(call, { ...base, ok: true, output: part.output });
+      else if (part.state === 'output-error') {
+        book.outcome(call, { ...base, ok: false, code: 'FAILED', ...(typeof part.errorText === 'string' ? { message: part.errorText } : {}) });
+      } else if (part.state === 'output-denied') book.outcome(call, { ...base, ok: false, code: 'REJECTED' });
     }
     flush();
   };

@@ -79,13 +79,14 @@ export function createChatCalls({ kit, book, mapper, link, handed, say }: ChatCa
         say(`the chat no longer waits for the approval of ${call.name} (${approvalId})`, decision, 'approval-gone');
         return undefined;
       }
-      let { approved, reason } = decision;
+      let sent = decision;
       // What runs is the input the chat sends back: approve only the snapshot the person saw.
-      if (approved && !sameJson(part.input, decision.arguments)) {
-        approved = false;
-        reason = 'the arguments changed after they were shown';
+      if (decision.approved && !sameJson(part.input, decision.arguments)) {
+        sent = { ...decision, approved: false, reason: 'the arguments changed after they were shown' };
         say(`the arguments of ${call.name} changed after they were shown; the approval was sent as a denial`, { shown: decision.arguments, now: part.input }, 'approval-mismatch');
       }
+      kit.answered(call.callId, sent);
+      const { approved, reason } = sent;
       return chat.addToolApprovalResponse(reason === undefined ? { id: approvalId, approved } : { id: approvalId, approved, reason });
     });
 

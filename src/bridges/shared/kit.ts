@@ -11,6 +11,7 @@ import {
   createToolStreamStore,
   fingerprintJson,
   type AppToolHost,
+  type ApprovalMark,
   type ConfirmationController,
   type ErrorReporter,
   type JsonValue,
@@ -85,8 +86,13 @@ export interface BridgeKit {
    * call cancelled, and nothing is to be answered.
    */
   run(call: KitCall): Promise<ToolResult | undefined>;
-  /** Ask a person; `undefined` when the request was withdrawn (the chat or run was stopped). */
+  /**
+   * Ask a person; `undefined` when the request was withdrawn (the chat or run was stopped). The
+   * call's card says "Awaiting approval" meanwhile.
+   */
   approve(call: KitCall): Promise<ApprovalDecision | undefined>;
+  /** The answer went out: the card shows it (approved, with the snapshot that runs, or denied with why). */
+  answered(callId: string, decision: ApprovalDecision): void;
   /**
    * Stop everything in flight at once, without waiting for anyone: every open call in the store
    * cancelled, every app-tool run aborted (its epoch passed), every waiting approval withdrawn.
@@ -96,9 +102,10 @@ export interface BridgeKit {
 
 /** The `settled` event that shows an app tool's result on its card. */
 export function settledBy(callId: string, result: ToolResult): ToolStreamEvent & { phase: 'settled' } {
-  return result.ok
-    ? { type: 'tool.stream', phase: 'settled', callId, ok: true }
-    : { type: 'tool.stream', phase: 'settled', callId, ok: false, code: result.code };
+  if (result.ok) return { type: 'tool.stream', phase: 'settled', callId, ok: true, output: result.output };
+  const settled: ToolStreamEvent & { phase: 'settled' } = { type: 'tool.stream', phase: 'settled', callId, ok: false, code: result.code };
+  if (result.message !== undefined) settled.message = result.message;
+  return settled;
 }
 
 export function createBridgeKit(options: BridgeOptions): BridgeKit {
@@ -132,6 +139,7 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
     );
     const controller = new AbortController();
     waiting.add(controller);
+    mark(call.callId, { approval: 'awaiting' });
     try {
       const answer = await ask({ callId: call.callId, turnId: call.turnId, toolName: call.name, arguments: snapshot.value, signal: controller.signal });
       const decision: ApprovalDecision = { approved: answer.approved, arguments: snapshot.value, fingerprint: await fingerprint };
@@ -144,6 +152,12 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
     } finally {
       waiting.delete(controller);
     }
+  };
+
+  /** The card's approval mark; a call the store does not show (it never came through the stream) has none. */
+  const mark = (callId: string, approval: ApprovalMark): void => {
+    if (store.getState().calls[callId] === undefined) return;
+    store.getState().markApproval(callId, approval);
   };
 
   const run = async (call: KitCall): Promise<ToolResult | undefined> => {
@@ -163,6 +177,15 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
     hasTool: (name) => host.declarations().some((d) => d.name === name),
     run,
     approve,
+    answered: (callId, decision) =>
+      mark(
+        callId,
+        decision.approved
+          ? { approval: 'approved', approvedArguments: decision.arguments }
+          : decision.reason === undefined
+            ? { approval: 'denied' }
+            : { approval: 'denied', reason: decision.reason },
+      ),
     interrupt: () => {
       store.getState().interrupt();
       host.interrupt();
