@@ -144,9 +144,10 @@ function ControlledRoot(props: ConfirmToolDialogRootProps & { open: boolean }) {
     controller: props.controller,
     onResult: (outcome, view) => {
       latest.current.onResult?.(outcome);
-      // done and denied end the dialog; refused, failed and uncertain stay until read and closed.
-      // A call invoked directly was never shown: whatever its outcome, nothing is left to show.
-      if (outcome.status === 'done' || outcome.status === 'denied' || !view.descriptor.requiresConfirmation) latest.current.onOpenChange?.(false);
+      // done and denied end the dialog; the outcomes the table holds on screen (refused, failed,
+      // uncertain) stay until read and closed. A call invoked directly was never shown: whatever
+      // its outcome, nothing is left to show.
+      if (!confirmationStatusSets().held.has(outcome.status) || !view.descriptor.requiresConfirmation) latest.current.onOpenChange?.(false);
     },
     onError: (reason) => latest.current.onResult?.({ status: 'refused', reason }),
   });

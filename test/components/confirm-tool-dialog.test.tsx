@@ -634,7 +634,8 @@ describe('ConfirmToolDialog (one proposed call)', () => {
     expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 
-  it('has no axe violations while reviewing and after an unknown outcome (jsdom; contrast is checked in Chromium)', async () => {
+  // Two axe runs in jsdom take about 4 s alone, more on a busy machine: time to finish, not a speed claim.
+  it('has no axe violations while reviewing and after an unknown outcome (jsdom; contrast is checked in Chromium)', { timeout: 20_000 }, async () => {
     const { default: axe } = await import('axe-core');
     const user = userEvent.setup();
     strict(<Page room={createScriptedRoom({ faults: [{ kind: 'lose-response' }] })} confirmStep="type-name" denyWithReason checkOutcome={() => ({ status: 'unknown' })} />);
