@@ -128,6 +128,7 @@ const OUTCOME_TEXT: Record<ConfirmationOutcome['status'], string> = {
   denied: 'Denied',
   refused: 'Refused',
   failed: 'Failed',
+  expired: 'Expired',
   uncertain: 'Outcome unknown (the answer was lost): check before retrying',
 };
 
@@ -189,7 +190,7 @@ export function WritePanel({
           <dt>Outcome</dt>
           <dd data-write-outcome={outcome.status}>
             {OUTCOME_TEXT[outcome.status]}
-            {outcome.status !== 'done' && outcome.reason ? `: ${outcome.reason}` : null}
+            {'reason' in outcome && outcome.reason ? `: ${outcome.reason}` : null}
           </dd>
           {output && (
             <>

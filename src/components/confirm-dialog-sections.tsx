@@ -118,7 +118,7 @@ function Alert() {
       {problem && (
         <>
           <strong className="toolgate-confirm-problem">{labels.confirm.problem[problem.status]}</strong>
-          <p className="toolgate-confirm-reason">{problem.reason}</p>
+          <p className="toolgate-confirm-reason">{problem.status === 'expired' ? labels.confirm.expiredReason : problem.reason}</p>
           {problem.status === 'uncertain' && view && (
             <p className="toolgate-confirm-reason">{view.can.check ? labels.confirm.uncertainCheck : labels.confirm.uncertainRetry}</p>
           )}

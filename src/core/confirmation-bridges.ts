@@ -11,7 +11,7 @@
 
 import { isTerminalStatus, type ToolCallStatus } from './call-lifecycle';
 import { callOf as readCall } from './call-table';
-import type { ConfirmationController, ConfirmationOutcome } from './confirmation-types';
+import type { ApprovalContext, ConfirmationController, ConfirmationEditing, ConfirmationOutcome, ConfirmationView } from './confirmation-types';
 import type { ErrorReporter } from './external-store';
 import type { ToolSession } from './session';
 import type { ApprovalMark } from './local-events';
@@ -42,7 +42,39 @@ function explainApprovalRequest(value: unknown): string | undefined {
   if (!('arguments' in value)) return 'arguments are missing';
   if (!RISKS.includes(value.risk)) return 'risk is not low, medium or high';
   if (value.effect !== undefined && value.effect !== 'read' && value.effect !== 'write') return 'effect is not read or write';
+  if (value.editable !== undefined && typeof value.editable !== 'boolean') return 'editable is not a boolean';
+  if (value.expiresAt !== undefined && (typeof value.expiresAt !== 'number' || !Number.isFinite(value.expiresAt))) return 'expiresAt is not a time in ms';
   return undefined;
+}
+
+/**
+ * The mark a call gets when its request is approved: what runs (the person's edit, or the
+ * arguments the gate asked about), whether a person edited it, and the grant that answered it.
+ */
+export function approvedMark(args: JsonValue, context: Pick<ApprovalContext, 'edited' | 'decidedBy'>): ApprovalMark {
+  return {
+    approval: 'approved',
+    approvedArguments: args,
+    ...(context.edited ? { edited: true } : {}),
+    ...(context.decidedBy?.by === 'grant' ? { grant: context.decidedBy.grant.id } : {}),
+  };
+}
+
+/** The mark a call gets when its request ends without an approval; `undefined` when nothing is to be marked (withdrawn, done). */
+export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationView, 'decidedBy'>): ApprovalMark | undefined {
+  if (outcome.status === 'done') return undefined;
+  if (outcome.status === 'expired') return { approval: 'expired' };
+  const reason = outcome.reason;
+  return {
+    approval: 'denied',
+    ...(reason === undefined ? {} : { reason }),
+    ...(view.decidedBy?.by === 'grant' ? { grant: view.decidedBy.grant.id } : {}),
+  };
+}
+
+/** Why an outcome is no approval, in words (the reason given, else its status). */
+export function reasonOfOutcome(outcome: ConfirmationOutcome): string {
+  return 'reason' in outcome && typeof outcome.reason === 'string' ? outcome.reason : outcome.status;
 }
 
 /** Report through `onError`, which may itself throw: nothing safer is left to tell then, and the listener goes on. */
@@ -63,19 +95,31 @@ function tell(onError: ErrorReporter | undefined, reason: string, detail: unknow
 export interface ApprovalRequestOptions {
   /** Aborting it withdraws the request while it waits (e.g. the session closed); nothing is sent then. */
   signal?: AbortSignal;
+  /** The JSON Schema of an editable request's arguments, by tool name: its editor is then a form. */
+  schemaOf?: (toolName: string) => Record<string, unknown> | undefined;
+  /** Told where the call stands with its approval: approved (with what runs), denied (with why) or expired. */
+  mark?: (mark: ApprovalMark) => void;
 }
 
 /**
  * Queue a `tool.approval-request` (the server's before-tool-call gate) with the controller and
- * answer it exactly once through `send`: `{ type: 'tool.approval', requestId, approved, reason?, fingerprint }`.
+ * answer it exactly once through `send`:
+ * `{ type: 'tool.approval', requestId, approved, reason?, fingerprint, arguments?, automatic? }`.
  *
- * - Approve sends `approved: true` with the full SHA-256 hex of the canonical arguments shown, so
- *   the server can check that what it runs is what the person saw.
- * - Deny sends `approved: false` with the reason (the server answers the call `REJECTED`).
+ * - Approve sends `approved: true` with the full SHA-256 hex of the canonical arguments approved,
+ *   so the server can check that what it runs is what the person saw.
+ * - An `editable` request may be edited first: then `arguments` carries the edited snapshot and
+ *   `fingerprint` is its own (the server validates them, checks the fingerprint, runs exactly them).
+ * - A request answered by a standing grant is sent with `automatic: true`.
+ * - Deny sends `approved: false` with the reason (the server answers the call `REJECTED`, and the
+ *   model hears the reason).
+ * - A request with `expiresAt` that nobody decided in time ends `expired`, and nothing is sent:
+ *   the server ends it at that time and refuses a late decision.
  * - Arguments that cannot be shown (not JSON, no Web Crypto) are refused: `approved: false`,
  *   with `fingerprint: ''` when none could be computed.
- * - The descriptor is `{ effect: message.effect ?? 'write', risk: message.risk, requiresConfirmation: true }`:
- *   the gate only asks when it wants a person's answer.
+ * - The descriptor is `{ effect: message.effect, risk: message.risk, requiresConfirmation: true }`
+ *   (an effect the gate does not give is not declared, and counts as a write): the gate only asks
+ *   when it wants a person's answer.
  *
  * Resolves with the request's outcome; rejects with the signal's reason when withdrawn.
  *
@@ -93,33 +137,52 @@ export function answerToolApprovalRequest(
   let answered = false;
   // The gate waits on one answer: whatever happens later (a failed send, a repeated event),
   // at most one `tool.approval` leaves for this requestId.
-  const answer = (approved: boolean, reason: string | undefined, fingerprint: string): void => {
+  const answer = (reply: Omit<Extract<ClientMessage, { type: 'tool.approval' }>, 'type' | 'requestId'>): void => {
     if (answered) return;
     answered = true;
-    send(
-      reason === undefined
-        ? { type: 'tool.approval', requestId: message.requestId, approved, fingerprint }
-        : { type: 'tool.approval', requestId: message.requestId, approved, reason, fingerprint },
-    );
+    send({ type: 'tool.approval', requestId: message.requestId, ...reply });
   };
-  const descriptor: ToolDescriptor = {
-    effect: message.effect ?? 'write',
+  const mark = (value: ApprovalMark | undefined): void => {
+    if (value !== undefined) options.mark?.(value);
+  };
+  const descriptor: Partial<ToolDescriptor> = {
+    ...(message.effect === undefined ? {} : { effect: message.effect }),
     risk: message.risk,
     requiresConfirmation: true,
   };
+  const schema = message.editable === true ? options.schemaOf?.(message.name) : undefined;
+  const editable: boolean | ConfirmationEditing = message.editable === true ? (schema === undefined ? true : { schema }) : false;
   return controller.request({
     toolName: message.name,
     arguments: message.arguments,
     descriptor,
     callId: message.callId,
+    ...(typeof message.turnId === 'string' ? { turnId: message.turnId } : {}),
+    editable,
+    ...(message.expiresAt === undefined ? {} : { expiresAt: message.expiresAt }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    onApprove: (_args, context) => {
-      answer(true, undefined, context.fingerprint.hex);
+    onApprove: (args, context) => {
+      answer({
+        approved: true,
+        fingerprint: context.fingerprint.hex,
+        // Only an edit travels: the server runs the arguments it asked about unless the person changed them.
+        ...(context.edited ? { arguments: args } : {}),
+        ...(context.automatic ? { automatic: true } : {}),
+      });
+      mark(approvedMark(args, context));
       return null;
     },
-    onDeny: (reason, request) => answer(false, reason, request.fingerprint?.hex ?? ''),
     onResult: (outcome, request) => {
-      if (outcome.status !== 'done') answer(false, outcome.reason ?? outcome.status, request.fingerprint?.hex ?? '');
+      if (outcome.status === 'done') return;
+      mark(endedMark(outcome, request));
+      // The server ends an expired request itself, at its own time, and refuses a late answer.
+      if (outcome.status === 'expired') return;
+      answer({
+        approved: false,
+        reason: reasonOfOutcome(outcome),
+        fingerprint: request.fingerprint?.hex ?? '',
+        ...(request.decidedBy?.by === 'grant' ? { automatic: true } : {}),
+      });
     },
   });
 }
@@ -136,6 +199,8 @@ export interface ApprovalGateOptions {
    * it is answered `approved: false` when it has a requestId.
    */
   onError?: ErrorReporter;
+  /** The JSON Schema of a server tool's arguments, by name: an editable request's editor is then a form of its fields. */
+  schemaOf?: (toolName: string) => Record<string, unknown> | undefined;
   /**
    * The session's tool-call store (or anything shaped like it). A request whose call has ended
    * there (`settled`, `cancelled`, `failed`: e.g. its turn was interrupted here) is withdrawn
@@ -250,13 +315,14 @@ export function connectApprovalGate(
       stopWatching ??= calls.subscribe(sweep);
     }
     mark(message.callId, { approval: 'awaiting' });
-    answerToolApprovalRequest(controller, message, (reply) => session.send(reply), { signal: pending.signal }).then(
-      (outcome) => {
-        forget(message.requestId);
-        // The request's arguments are what runs once approved (DESIGN "The session": the gate may have rewritten them).
-        if (outcome.status === 'done') mark(message.callId, { approval: 'approved', approvedArguments: message.arguments as JsonValue });
-        else mark(message.callId, { approval: 'denied', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
-      },
+    answerToolApprovalRequest(controller, message, (reply) => session.send(reply), {
+      signal: pending.signal,
+      // What runs once approved is the request's arguments (the gate may have rewritten the
+      // model's), or the person's edit of them.
+      mark: (value) => mark(message.callId, value),
+      ...(options.schemaOf === undefined ? {} : { schemaOf: options.schemaOf }),
+    }).then(
+      () => forget(message.requestId),
       () => forget(message.requestId),
     );
   });
@@ -279,6 +345,8 @@ export interface AppToolApprovalQuery {
   readonly toolName: string;
   readonly arguments: unknown;
   readonly signal?: AbortSignal;
+  /** The tool lets a person edit its arguments first: its schema and its own validator check the edit. */
+  readonly editable?: ConfirmationEditing;
 }
 
 /**
@@ -290,6 +358,8 @@ export interface AppToolApprovalQuery {
 export interface AppToolApprovalAnswer {
   approved: boolean;
   reason?: string;
+  /** The person's edited arguments, checked by the tool's validator: what runs instead of those asked about. */
+  arguments?: JsonValue;
 }
 
 /**
@@ -301,14 +371,20 @@ export interface AppToolApprovalAnswer {
 export interface AppToolApprovalHandlerOptions {
   /** The descriptor of an app tool; without one, a write that needs confirmation. */
   describe?: (toolName: string) => Partial<ToolDescriptor> | undefined;
+  /**
+   * The session's tool-call store (or anything with its `markApproval`): each call shows where its
+   * approval stands: `awaiting`, then `approved` (with what runs), `denied` (with why) or `expired`.
+   */
+  calls?: ApprovalGateCalls;
 }
 
 /**
- * Adapt the controller to the app-tool host's `requestApproval({ callId, turnId, toolName, arguments, signal })`.
- * Approve resolves `{ approved: true }`; deny (or refused arguments) resolves
- * `{ approved: false, reason? }`, which the host answers `REJECTED`. A withdrawn request (its
- * signal aborted: interrupt, close) leaves the queue and the promise rejects with the signal's
- * reason; the host has already answered the call `INTERRUPTED`.
+ * Adapt the controller to the app-tool host's `requestApproval({ callId, turnId, toolName, arguments, signal, editable? })`.
+ * Approve resolves `{ approved: true }` (with `arguments` when the person edited them: what runs);
+ * deny (or refused arguments) resolves `{ approved: false, reason? }`, which the host answers
+ * `REJECTED` with the reason. It answers at the first outcome, before a person dismisses it. A
+ * withdrawn request (its signal aborted: interrupt, close) leaves the queue and the promise
+ * rejects with the signal's reason; the host has already answered the call `INTERRUPTED`.
  *
  * @example
  * const host = createAppToolHost({ requestApproval: createAppToolApprovalHandler(confirmations) });
@@ -317,19 +393,40 @@ export function createAppToolApprovalHandler(
   controller: ConfirmationController,
   options: AppToolApprovalHandlerOptions = {},
 ): (query: AppToolApprovalQuery) => Promise<AppToolApprovalAnswer> {
-  return async (query) => {
-    const descriptor = options.describe?.(query.toolName);
-    const outcome = await controller.request({
-      toolName: query.toolName,
-      arguments: query.arguments,
-      ...(descriptor === undefined ? {} : { descriptor }),
-      callId: query.callId,
-      turnId: query.turnId,
-      ...(query.signal === undefined ? {} : { signal: query.signal }),
-      // The approval is the whole effect here: the host runs the tool once it hears yes.
-      onApprove: () => null,
-    });
-    if (outcome.status === 'done') return { approved: true };
-    return outcome.reason === undefined ? { approved: false } : { approved: false, reason: outcome.reason };
+  const mark = (callId: string, value: ApprovalMark | undefined): void => {
+    const state = options.calls?.getState();
+    if (value !== undefined && state?.markApproval !== undefined && readCall(state, callId) !== undefined) state.markApproval(callId, value);
   };
+  return (query) =>
+    new Promise<AppToolApprovalAnswer>((resolve, reject) => {
+      const descriptor = options.describe?.(query.toolName);
+      let edit: JsonValue | undefined;
+      mark(query.callId, { approval: 'awaiting' });
+      controller
+        .request({
+          toolName: query.toolName,
+          arguments: query.arguments,
+          ...(descriptor === undefined ? {} : { descriptor }),
+          callId: query.callId,
+          turnId: query.turnId,
+          ...(query.editable === undefined ? {} : { editable: query.editable }),
+          ...(query.signal === undefined ? {} : { signal: query.signal }),
+          // The approval is the whole effect here: the host runs the tool once it hears yes.
+          onApprove: (args, context) => {
+            if (context.edited) edit = args;
+            mark(query.callId, approvedMark(args, context));
+            return null;
+          },
+          // The first outcome answers the host at once, even one held on screen for a person to read.
+          onResult: (outcome, view) => {
+            if (outcome.status === 'done') {
+              resolve(edit === undefined ? { approved: true } : { approved: true, arguments: edit });
+              return;
+            }
+            mark(query.callId, endedMark(outcome, view));
+            resolve('reason' in outcome && outcome.reason !== undefined ? { approved: false, reason: outcome.reason } : { approved: false });
+          },
+        })
+        .catch(reject);
+    });
 }

@@ -9,25 +9,11 @@
  * event that leads to it, then the callbacks, then the caller's promise).
  */
 
-import { nextConfirmationStatus, type ConfirmationEvent } from './confirmation-machine';
-import { actionsOf, admitRequest, decisionEvent, outcomeEvent, permits, refresh, type Entry } from './confirmation-request';
-import { startCheck, startRun, type RunHost } from './confirmation-runs';
-import type {
-  ConfirmationController,
-  ConfirmationControllerOptions,
-  ConfirmationOutcome,
-  ConfirmationRequest,
-  ConfirmationState,
-  ConfirmationTarget,
-  ConfirmationView,
-} from './confirmation-types';
-import { createExternalStore, reportListenerError, type ExternalStore } from './external-store';
-import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from './fingerprint';
-import { reasonOf } from './room';
-
-const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);
-
-const INITIAL_STATE: ConfirmationState = Object.freeze({ status: 'idle', current: null, queue: EMPTY_QUEUE, waiting: 0, last: null });
+import { confirmationStatusSets } from './confirmation-machine';
+import { createFlow } from './confirmation-flow';
+import { actionsOf, admitRequest, decisionEvent, permits } from './confirmation-request';
+import { startCheck, startRun } from './confirmation-runs';
+import type { ConfirmationController, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationPick, ConfirmationRequest } from './confirmation-types';
 
 /**
  * Create the confirmation controller: a queue of pending requests shown one at a time, and the
@@ -44,6 +30,15 @@ const INITIAL_STATE: ConfirmationState = Object.freeze({ status: 'idle', current
  *   `uncertain` stay shown until `dismiss()`, so their message is read.
  * - A listener, `onResult`, `onDeny` or `checkOutcome` that throws is reported through `onError`
  *   (or `console.error`) and never stops the flow.
+ * - An editable request can be edited before it is approved: the edit is checked (JSON, the
+ *   schema, the request's validator), becomes the snapshot with a fingerprint of its own, and is
+ *   what runs; an invalid edit keeps the editor open and approves nothing.
+ * - Standing grants (`controller.grants`) answer the requests of their tool, queued and later,
+ *   each bound to its own snapshot and fingerprint; an allow grant never answers a high-risk tool,
+ *   one whose risk is not declared, or one confirmed every time. Revoking stops it at once.
+ * - `approveAll` and `denyAll` decide exactly the requests given, never one that came later.
+ * - A request with `expiresAt` ends `expired` at that time unless decided first; a decision after
+ *   it changes nothing.
  *
  * @example
  * const confirmations = createConfirmationController({ room });
@@ -54,8 +49,7 @@ const INITIAL_STATE: ConfirmationState = Object.freeze({ status: 'idle', current
  */
 export function createConfirmationController(options: ConfirmationControllerOptions = {}): ConfirmationController {
   const flow = createFlow(options);
-  const { queue, store } = flow;
-  const fingerprintOptions: FingerprintOptions = 'crypto' in options ? { crypto: options.crypto } : {};
+  const { queue, store, grants } = flow;
   let counter = 0;
 
   const request = (input: ConfirmationRequest): Promise<ConfirmationOutcome> => {
@@ -67,12 +61,21 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       return promise;
     }
     flow.admit(entry, signal);
-    fingerprintCanonical(entry.canonical, fingerprintOptions).then(
-      (fingerprint) => flow.fingerprinted(entry, fingerprint),
-      // Refused unless it ended meanwhile (denied, withdrawn): the table decides.
-      (error: unknown) => flow.finish(entry, { status: 'refused', reason: reasonOf(error, 'the arguments could not be fingerprinted') }),
-    );
+    // It may have expired already, on arrival: then there is nothing to fingerprint.
+    if (entry.status === 'idle') flow.fingerprint(entry);
     return promise;
+  };
+
+  /** Decide exactly the picked requests that still wait (with the fingerprint shown, for an approval). */
+  const decideAll = (picks: readonly ConfirmationPick[], decide: (entry: NonNullable<ReturnType<typeof queue.get>>, size: number) => boolean): readonly string[] => {
+    const ids: string[] = [];
+    const list = Array.isArray(picks) ? picks : [];
+    for (const pick of list) {
+      const entry = typeof pick?.requestId === 'string' ? queue.get(pick.requestId) : undefined;
+      if (entry === undefined || ids.includes(entry.id)) continue;
+      if (decide(entry, list.length)) ids.push(entry.id);
+    }
+    return Object.freeze(ids);
   };
 
   return {
@@ -82,11 +85,14 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       // Idempotent by the table: the first approval leaves `reviewing` synchronously, before any
       // await. A second click, a key repeat or a spoken "yes" at the same moment finds
       // `confirming`, where approving is not allowed, and changes nothing.
-      return entry !== null && actionsOf(entry).approve && startRun(flow, entry);
+      if (entry === null || !actionsOf(entry).approve) return false;
+      entry.decidedBy = PERSON;
+      return startRun(flow, entry);
     },
     deny(reason, target) {
       const entry = queue.any(target);
       if (entry === null || !actionsOf(entry).deny) return false;
+      entry.decidedBy = PERSON;
       // `onClick={deny}` would pass an event as the reason: keep only strings.
       return flow.finish(entry, typeof reason === 'string' ? { status: 'denied', reason } : { status: 'denied' });
     },
@@ -114,196 +120,55 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       const error = new DOMException(reason ?? 'The confirmation request was withdrawn', 'AbortError');
       return queue.all().filter((entry) => flow.withdraw(entry, error)).length;
     },
+    edit: (target) => {
+      const entry = queue.shown(target);
+      return entry !== null && flow.step(entry, 'edit');
+    },
+    cancelEdit: (target) => {
+      const entry = queue.shown(target);
+      return entry !== null && flow.step(entry, 'keep');
+    },
+    submitEdit: (draft, target) => flow.submitEdit(queue.shown(target), draft),
+    allowForSession(target) {
+      const entry = queue.shown(target);
+      if (entry === null || !actionsOf(entry).allowForSession) return false;
+      // The person's own approval of the request they see first; then the grant answers the others.
+      entry.decidedBy = PERSON;
+      if (!startRun(flow, entry)) return false;
+      grants.allow(entry.toolName);
+      return true;
+    },
+    denyForSession(reason, target) {
+      const entry = queue.any(target);
+      if (entry === null || !actionsOf(entry).denyForSession) return false;
+      entry.decidedBy = PERSON;
+      const denied = flow.finish(entry, typeof reason === 'string' ? { status: 'denied', reason } : { status: 'denied' });
+      if (denied) grants.deny(entry.toolName);
+      return denied;
+    },
+    approveAll: (picks) =>
+      decideAll(picks, (entry, size) => {
+        const pick = picks.find((p) => p.requestId === entry.id);
+        // Bound to what the list showed: a request whose fingerprint changed (an edit) is not approved.
+        if (entry.fingerprint === null || entry.fingerprint.hex !== pick?.fingerprint) return false;
+        if (entry.status === 'reviewing') {
+          if (!actionsOf(entry).approve) return false;
+          entry.decidedBy = Object.freeze({ by: 'batch', size });
+          return startRun(flow, entry);
+        }
+        return entry.status === 'idle' && flow.decideUnseen(entry, Object.freeze({ by: 'batch', size }));
+      }),
+    denyAll: (picks, reason) =>
+      decideAll(picks, (entry, size) => {
+        if (!actionsOf(entry).deny || !confirmationStatusSets().awaitingDecision.has(entry.status)) return false;
+        entry.decidedBy = Object.freeze({ by: 'batch', size });
+        return flow.finish(entry, typeof reason === 'string' ? { status: 'denied', reason } : { status: 'denied' });
+      }),
+    grants,
     subscribe: store.subscribe,
     getState: store.getState,
     getInitialState: store.getInitialState,
   };
 }
 
-/** The controller's core: its store, its queue, and the only functions that change a request. */
-interface Flow extends RunHost {
-  readonly store: ExternalStore<ConfirmationState>;
-  readonly queue: Queue;
-  /** Take in a request that passed its checks: it waits for its fingerprint (and its turn). */
-  admit(entry: Entry, signal: AbortSignal | undefined): void;
-  fingerprinted(entry: Entry, fingerprint: Fingerprint): void;
-  withdraw(entry: Entry, reason: unknown): boolean;
-  dismiss(entry: Entry): boolean;
-}
-
-function createFlow(options: ConfirmationControllerOptions): Flow {
-  const store = createExternalStore(INITIAL_STATE, { onError: options.onError });
-  const queue = createQueue();
-  let last: ConfirmationState['last'] = null;
-
-  const report = (error: unknown, what: string): void => reportListenerError(error, options.onError, what);
-  const safely = (what: string, call: () => void): void => {
-    try {
-      call();
-    } catch (error) {
-      report(error, what);
-    }
-  };
-
-  const publish = (): void => {
-    const shown = queue.current();
-    const waiting = queue.waiting();
-    store.setState(
-      Object.freeze({
-        status: shown ? shown.status : 'idle',
-        current: shown ? shown.view : null,
-        queue: waiting.length === 0 ? EMPTY_QUEUE : Object.freeze(waiting.map((entry) => entry.view)),
-        waiting: waiting.length,
-        last,
-      }),
-      true,
-    );
-  };
-
-  /** Show the next request when none is shown (DESIGN: "the dialog shows one at a time"). */
-  const advance = (): void => {
-    const next = queue.advance();
-    if (next !== null && permits(next, 'review')) fire(next, 'review');
-  };
-
-  const leave = (entry: Entry): void => {
-    queue.remove(entry);
-    entry.detachSignal();
-    advance();
-  };
-
-  const finish = (entry: Entry, outcome: ConfirmationOutcome): boolean => {
-    if (!fire(entry, outcomeEvent(outcome.status))) return false;
-    entry.outcome = Object.freeze(outcome);
-    refresh(entry);
-    last = Object.freeze({ requestId: entry.id, toolName: entry.toolName, outcome: entry.outcome });
-    // Held on screen until dismissed, so that a person reads it (DESIGN: "end in a clear message").
-    const held = actionsOf(entry).dismiss;
-    if (!held) leave(entry);
-    publish();
-    const view = entry.view;
-    const { onDeny, onResult } = entry.input;
-    if (outcome.status === 'denied' && onDeny) safely('onDeny', () => onDeny(outcome.reason, view));
-    if (onResult) safely('onResult', () => onResult(entry.outcome as ConfirmationOutcome, view));
-    const always = options.onResult;
-    if (always) safely('onResult', () => always(entry.outcome as ConfirmationOutcome, view));
-    if (!held) entry.resolve(entry.outcome);
-    return true;
-  };
-
-  const withdraw = (entry: Entry, reason: unknown): boolean => {
-    // After approval nothing cancels an invoke in flight: `confirming` and later states have no `withdraw`.
-    if (!fire(entry, 'withdraw')) return false;
-    leave(entry);
-    publish();
-    entry.reject(reason);
-    return true;
-  };
-
-  const flow: Flow = {
-    store,
-    queue,
-    report,
-    publish,
-    fire,
-    finish,
-    withdraw,
-    admit(entry, signal) {
-      queue.add(entry);
-      if (signal) {
-        const onAbort = (): void => void withdraw(entry, signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        entry.detachSignal = () => signal.removeEventListener('abort', onAbort);
-      }
-      advance();
-      publish();
-    },
-    fingerprinted(entry, fingerprint) {
-      if (entry.status !== 'idle') return; // denied or withdrawn meanwhile
-      entry.fingerprint = fingerprint;
-      refresh(entry);
-      // DESIGN: a descriptor that needs no confirmation "is invoked directly, without an id and
-      // without the dialog": it never entered the queue.
-      if (entry.direct) {
-        startRun(flow, entry, 'invoke');
-        return;
-      }
-      if (entry === queue.current()) fire(entry, 'review');
-      publish();
-    },
-    dismiss(entry) {
-      const outcome = entry.outcome;
-      if (!actionsOf(entry).dismiss || outcome === null) return false;
-      leave(entry);
-      publish();
-      entry.resolve(outcome);
-      return true;
-    },
-  };
-  return flow;
-}
-
-/**
- * Apply `event` through the table: the one place a request's status changes. `false`, and no
- * change, when the table does not allow it from the request's status; the guards the table
- * cannot express are asked first, through `permits` and the actions derived from it.
- */
-function fire(entry: Entry, event: ConfirmationEvent): boolean {
-  const next = nextConfirmationStatus(entry.status, event);
-  if (next === undefined) return false;
-  entry.status = next;
-  if (next === 'reviewing') entry.shown = true;
-  refresh(entry);
-  return true;
-}
-
-/** The live requests: the one shown, those waiting behind it, and those invoked directly (never shown). */
-interface Queue {
-  current(): Entry | null;
-  waiting(): readonly Entry[];
-  all(): Entry[];
-  add(entry: Entry): void;
-  remove(entry: Entry): void;
-  /** Make the first waiting request the shown one when none is; returns the newly shown one. */
-  advance(): Entry | null;
-  /** The shown request; with an id, only when it is the shown one (a late "yes" never approves the next). */
-  shown(target: ConfirmationTarget | undefined): Entry | null;
-  /** The shown request, or with an id any live one (deny works on a waiting request too). */
-  any(target: ConfirmationTarget | undefined): Entry | null;
-}
-
-function createQueue(): Queue {
-  const live = new Map<string, Entry>();
-  const waiting: Entry[] = [];
-  let current: Entry | null = null;
-  const idOf = (target: ConfirmationTarget | undefined): string | undefined =>
-    typeof target === 'object' && target !== null ? target.requestId : undefined;
-  return {
-    current: () => current,
-    waiting: () => waiting,
-    all: () => [...live.values()],
-    add(entry) {
-      live.set(entry.id, entry);
-      if (!entry.direct) waiting.push(entry);
-    },
-    remove(entry) {
-      live.delete(entry.id);
-      const at = waiting.indexOf(entry);
-      if (at >= 0) waiting.splice(at, 1);
-      if (current === entry) current = null;
-    },
-    advance() {
-      if (current !== null || waiting.length === 0) return null;
-      current = waiting.shift() as Entry;
-      return current;
-    },
-    shown(target) {
-      const id = idOf(target);
-      return id === undefined || current?.id === id ? current : null;
-    },
-    any(target) {
-      const id = idOf(target);
-      return id === undefined ? current : (live.get(id) ?? null);
-    },
-  };
-}
+const PERSON = Object.freeze({ by: 'person' as const });

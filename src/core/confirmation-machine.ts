@@ -16,15 +16,20 @@
  * CONFIRMATION_STATUSES.includes(view.status) // true
  * - `idle`: taken in (arguments snapshotted and frozen), waiting for its fingerprint or its turn;
  * - `reviewing`: shown to a person, who may approve or deny;
+ * - `editing`: a person edits the arguments of an editable request (nothing can be approved meanwhile);
+ * - `revising`: the edited arguments are being validated; valid, they become the snapshot and are
+ *   fingerprinted afresh (back through `idle`); invalid, the person stays in the editor;
  * - `confirming`: `room.confirmTool` in flight;
  * - `invoking`: `room.invokeTool` (or `onApprove`) in flight; nothing cancels it;
  * - `checking`: the application's `checkOutcome` in flight, after an unknown outcome;
- * - `done`, `denied`, `refused`, `failed`, `uncertain`: the outcomes of DESIGN's union;
+ * - `done`, `denied`, `refused`, `failed`, `uncertain`, `expired`: the outcomes of the union;
  * - `withdrawn`: the requester took the request back before it was approved (its signal aborted).
  */
 export const CONFIRMATION_STATUSES = [
   'idle',
   'reviewing',
+  'editing',
+  'revising',
   'confirming',
   'invoking',
   'checking',
@@ -33,6 +38,7 @@ export const CONFIRMATION_STATUSES = [
   'refused',
   'failed',
   'uncertain',
+  'expired',
   'withdrawn',
 ] as const;
 /**
@@ -49,6 +55,9 @@ export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
  * @example
  * for (const event of CONFIRMATION_EVENTS) nextConfirmationStatus('reviewing', event);
  * - `review`: it is at the head of the queue and its fingerprint is ready;
+ * - `edit`: a person opens the editor of an editable request; `keep`: they leave it unchanged;
+ * - `submit`: they submit edited arguments, which are validated; `revise`: they were valid and are
+ *   now the snapshot; `reject`: they were not (the editor shows why);
  * - `confirm`: ask the room for a (new) confirmation id;
  * - `invoke`: invoke without a new confirmation (a descriptor that needs none, the path
  *   without a room, or a plain retry of such a call);
@@ -57,10 +66,16 @@ export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
  *   for a write;
  * - `check`: run the application's `checkOutcome`;
  * - `refuse`: the request cannot go on (arguments not JSON, no Web Crypto, confirmation refused);
- * - `deny`, `withdraw`: a person said no; the requester took it back.
+ * - `deny`, `withdraw`: a person said no; the requester took it back;
+ * - `expire`: its time (`expiresAt`) ran out before anyone decided.
  */
 export const CONFIRMATION_EVENTS = [
   'review',
+  'edit',
+  'keep',
+  'submit',
+  'revise',
+  'reject',
   'confirm',
   'invoke',
   'confirmed',
@@ -71,6 +86,7 @@ export const CONFIRMATION_EVENTS = [
   'refuse',
   'deny',
   'withdraw',
+  'expire',
 ] as const;
 /**
  * Something that can happen to a confirmation request (see {@link CONFIRMATION_TRANSITIONS}).
@@ -83,36 +99,48 @@ export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
 
 /**
  * `state -> event -> state` (DESIGN convention 5). A pair that is not listed is not allowed and
- * changes nothing: that is what makes `approve()` idempotent (only `reviewing` accepts
- * `confirm`), and what keeps a deny or a withdrawal from cancelling an approved call
- * (`confirming` and `invoking` accept neither: "after approval nothing cancels an invoke in flight").
+ * changes nothing: that is what makes `approve()` idempotent (`confirming` accepts no second
+ * `confirm`), what keeps a deny or a withdrawal from cancelling an approved call
+ * (`confirming` and `invoking` accept neither: "after approval nothing cancels an invoke in
+ * flight"), what keeps an edit from being approved before it was validated and fingerprinted
+ * (`editing` and `revising` accept no `confirm` or `invoke`), and what makes a decision after an
+ * expiry change nothing (`expired` is final).
  *
  * Guards the table cannot express, kept by the controller in one place (`permits` in
  * `confirmation-request.ts`):
- * - `idle --invoke-->` only for a descriptor with `requiresConfirmation: false` (never reviewed);
+ * - `idle --confirm|invoke-->` only for a request that was never shown but answered all the same:
+ *   by a standing grant that allows its tool (never a high-risk one), or by "Approve all" in a
+ *   view that listed it with its fingerprint; `idle --invoke-->` also for a descriptor with
+ *   `requiresConfirmation: false` (never reviewed);
  * - `reviewing --confirm-->` on the room path, `reviewing --invoke-->` on the path without a room;
+ * - `reviewing --edit-->` only for an editable request;
  * - `uncertain --confirm|invoke-->` (the deliberate retry) only after the application's check
- *   when it offers one, and always through a new confirmation on the room path;
+ *   when it offers one (or for a tool whose retry is safe), and always through a new
+ *   confirmation on the room path;
  * - `failed --confirm|invoke-->` (retry) only for a read tool, or a write whose check found that it
  *   did not take effect.
  *
- * | state      | review    | confirm    | invoke   | confirmed | succeed | fail   | lose      | check    | refuse  | deny   | withdraw  |
- * |------------|-----------|------------|----------|-----------|---------|--------|-----------|----------|---------|--------|-----------|
- * | idle       | reviewing |            | invoking |           |         |        |           |          | refused | denied | withdrawn |
- * | reviewing  |           | confirming | invoking |           |         |        |           |          |         | denied | withdrawn |
- * | confirming |           |            |          | invoking  |         |        |           |          | refused |        |           |
- * | invoking   |           |            |          |           | done    | failed | uncertain |          |         |        |           |
- * | checking   |           |            |          |           | done    | failed | uncertain |          |         |        |           |
- * | uncertain  |           | confirming | invoking |           |         |        |           | checking |         |        |           |
- * | failed     |           | confirming | invoking |           |         |        |           |          |         |        |           |
- * | done, denied, refused, withdrawn: final                                                                                      |
+ * | state      | review    | edit    | keep      | submit   | revise | reject  | confirm    | invoke   | confirmed | succeed | fail   | lose      | check    | refuse  | deny   | withdraw  | expire  |
+ * |------------|-----------|---------|-----------|----------|--------|---------|------------|----------|-----------|---------|--------|-----------|----------|---------|--------|-----------|---------|
+ * | idle       | reviewing |         |           |          |        |         | confirming | invoking |           |         |        |           |          | refused | denied | withdrawn | expired |
+ * | reviewing  |           | editing |           |          |        |         | confirming | invoking |           |         |        |           |          |         | denied | withdrawn | expired |
+ * | editing    |           |         | reviewing | revising |        |         |            |          |           |         |        |           |          |         | denied | withdrawn | expired |
+ * | revising   |           |         |           |          | idle   | editing |            |          |           |         |        |           |          |         | denied | withdrawn | expired |
+ * | confirming |           |         |           |          |        |         |            |          | invoking  |         |        |           |          | refused |        |           |         |
+ * | invoking   |           |         |           |          |        |         |            |          |           | done    | failed | uncertain |          |         |        |           |         |
+ * | checking   |           |         |           |          |        |         |            |          |           | done    | failed | uncertain |          |         |        |           |         |
+ * | uncertain  |           |         |           |          |        |         | confirming | invoking |           |         |        |           | checking |         |        |           |         |
+ * | failed     |           |         |           |          |        |         | confirming | invoking |           |         |        |           |          |         |        |           |         |
+ * | done, denied, refused, expired, withdrawn: final                                                                                                                                   |
  *
  * @example
  * CONFIRMATION_TRANSITIONS.reviewing.confirm // 'confirming'
  */
 export const CONFIRMATION_TRANSITIONS = {
-  idle: { review: 'reviewing', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn' },
-  reviewing: { confirm: 'confirming', invoke: 'invoking', deny: 'denied', withdraw: 'withdrawn' },
+  idle: { review: 'reviewing', confirm: 'confirming', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
+  reviewing: { edit: 'editing', confirm: 'confirming', invoke: 'invoking', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
+  editing: { keep: 'reviewing', submit: 'revising', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
+  revising: { revise: 'idle', reject: 'editing', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
   confirming: { confirmed: 'invoking', refuse: 'refused' },
   invoking: { succeed: 'done', fail: 'failed', lose: 'uncertain' },
   checking: { succeed: 'done', fail: 'failed', lose: 'uncertain' },
@@ -121,6 +149,7 @@ export const CONFIRMATION_TRANSITIONS = {
   done: {},
   denied: {},
   refused: {},
+  expired: {},
   withdrawn: {},
 } as const satisfies {
   readonly [S in ConfirmationStatus]: { readonly [E in ConfirmationEvent]?: ConfirmationStatus };
@@ -142,7 +171,7 @@ export function nextConfirmationStatus(status: ConfirmationStatus, event: Confir
 
 /**
  * What each event is, the one fact the table does not say by itself:
- * - `step`: the flow moves on (`review`, `confirmed`);
+ * - `step`: the flow moves on (`review`, `confirmed`, and the steps of an edit);
  * - `decision`: a person (or the flow, for a call that needs no confirmation) starts something:
  *   an approval, a retry, a check;
  * - `success`, `problem`, `decline`: the request reaches an outcome of DESIGN's union: it worked;
@@ -154,6 +183,11 @@ export function nextConfirmationStatus(status: ConfirmationStatus, event: Confir
  */
 export const CONFIRMATION_EVENT_ROLES = {
   review: 'step',
+  edit: 'step',
+  keep: 'step',
+  submit: 'step',
+  revise: 'step',
+  reject: 'step',
   confirm: 'decision',
   invoke: 'decision',
   confirmed: 'step',
@@ -164,6 +198,8 @@ export const CONFIRMATION_EVENT_ROLES = {
   refuse: 'problem',
   deny: 'decline',
   withdraw: 'withdrawal',
+  // A person must read it: the request ended without an answer, and nothing ran.
+  expire: 'problem',
 } as const satisfies { readonly [E in ConfirmationEvent]: 'step' | 'decision' | 'success' | 'problem' | 'decline' | 'withdrawal' };
 
 type Role = (typeof CONFIRMATION_EVENT_ROLES)[ConfirmationEvent];
@@ -175,15 +211,16 @@ export const rowOf = (status: ConfirmationStatus): Row => Object.entries(CONFIRM
 /**
  * Groups of statuses, each derived from {@link CONFIRMATION_TRANSITIONS} and
  * {@link CONFIRMATION_EVENT_ROLES} (never listed by hand):
- * - `final`: no event leaves it (`done`, `denied`, `refused`, `withdrawn`);
+ * - `final`: no event leaves it (`done`, `denied`, `refused`, `expired`, `withdrawn`);
  * - `outcome`: it holds an outcome of the union (reached by a success, a problem or a decline);
  * - `held`: an outcome a person must read, shown until dismissed (reached by a problem:
- *   `refused`, `failed`, `uncertain`);
- * - `awaitingDecision`: a person may still say no (`idle`, `reviewing`);
+ *   `refused`, `failed`, `uncertain`, `expired`);
+ * - `awaitingDecision`: a person may still say no (`idle`, `reviewing`, `editing`, `revising`);
  * - `inFlight`: a call or check runs and only its answer moves it on: nothing cancels it
  *   (`confirming`, `invoking`, `checking`);
  * - `ended`: it holds an outcome or was withdrawn;
- * - `beforeEnd`: on the way from `idle` to the first end (`idle`, `reviewing`, `confirming`, `invoking`).
+ * - `beforeEnd`: on the way from `idle` to the first end (`idle`, `reviewing`, `editing`, `revising`,
+ *   `confirming`, `invoking`).
  */
 export interface ConfirmationStatusSets {
   readonly final: ReadonlySet<ConfirmationStatus>;

@@ -16,8 +16,11 @@ import {
 } from './confirmation-machine';
 import type {
   ApprovalContext,
+  ArgumentsIssue,
   CheckOutcome,
   ConfirmationActions,
+  ConfirmationDecider,
+  ConfirmationEditing,
   ConfirmationOutcome,
   ConfirmationRequest,
   ConfirmationView,
@@ -26,16 +29,32 @@ import type { Fingerprint } from './fingerprint';
 import { snapshotJson, type JsonValue } from './json-value';
 import { reasonOf, type ToolRoom } from './room';
 import { resolveToolDescriptor, type ToolDescriptor } from './tool-descriptor';
+import { allowGrantRefusal } from './tool-grants';
 
 /** What the controller keeps for one request. Only the controller changes it, through the table. */
 export interface Entry {
   readonly id: string;
   readonly input: ConfirmationRequest;
   readonly toolName: string;
-  /** The deep-frozen arguments: shown, fingerprinted, confirmed and invoked (`null` when refused). */
-  readonly snapshot: JsonValue;
+  /**
+   * The deep-frozen arguments: shown, fingerprinted, confirmed and invoked (`null` when refused).
+   * An accepted edit replaces it (and `canonical`, and clears the fingerprint) in `revising`, the
+   * only state from which no call can start.
+   */
+  snapshot: JsonValue;
   /** Their canonical JSON (RFC 8785), which the fingerprint hashes. */
-  readonly canonical: string;
+  canonical: string;
+  /** The arguments as proposed, before any edit, and their canonical text. */
+  readonly original: JsonValue;
+  readonly originalCanonical: string;
+  /** How it may be edited, or `null` when it may not. */
+  readonly editing: ConfirmationEditing | null;
+  /** Why the last submitted edit was rejected. */
+  issues: readonly ArgumentsIssue[];
+  /** When it expires (ms since the epoch), or `null`. */
+  readonly expiresAt: number | null;
+  /** Who decided it, set just before the decision's event is fired (the guards read it). */
+  decidedBy: ConfirmationDecider | null;
   readonly descriptor: Readonly<ToolDescriptor>;
   readonly room: ToolRoom | undefined;
   readonly onApprove: ((args: JsonValue, context: ApprovalContext) => unknown) | undefined;
@@ -56,6 +75,8 @@ export interface Entry {
   resolve: (outcome: ConfirmationOutcome) => void;
   reject: (reason: unknown) => void;
   detachSignal: () => void;
+  /** Stops its expiry timer (set when it has an `expiresAt`). */
+  stopExpiry: () => void;
 }
 
 /** A request taken in: its record and the promise its caller holds, or the reason it was refused before review. */
@@ -87,6 +108,12 @@ export function admitRequest(input: ConfirmationRequest, fallbackRoom: ToolRoom 
     toolName: input.toolName,
     snapshot: taken.ok ? taken.snapshot : null,
     canonical: taken.ok ? taken.canonical : '',
+    original: taken.ok ? taken.snapshot : null,
+    originalCanonical: taken.ok ? taken.canonical : '',
+    editing: editingOf(input.editable),
+    issues: NO_ISSUES,
+    expiresAt: typeof input.expiresAt === 'number' && !Number.isNaN(input.expiresAt) ? input.expiresAt : null,
+    decidedBy: null,
     descriptor,
     room: path.room,
     onApprove: path.onApprove,
@@ -104,9 +131,22 @@ export function admitRequest(input: ConfirmationRequest, fallbackRoom: ToolRoom 
     resolve,
     reject,
     detachSignal: () => {},
+    stopExpiry: () => {},
   };
   refresh(entry);
   return { entry, promise, refusal: taken.ok ? undefined : taken.reason };
+}
+
+const NO_ISSUES: readonly ArgumentsIssue[] = Object.freeze([]);
+
+/** `editable` as the entry keeps it: `true` is editing without a schema or a validator of its own. */
+function editingOf(editable: ConfirmationRequest['editable']): ConfirmationEditing | null {
+  if (editable === true) return Object.freeze({});
+  if (typeof editable !== 'object' || editable === null) return null;
+  const out: ConfirmationEditing = {};
+  if (typeof editable.schema === 'object' && editable.schema !== null) out.schema = editable.schema;
+  if (typeof editable.validate === 'function') out.validate = editable.validate;
+  return Object.freeze(out);
 }
 
 function pathOf(input: ConfirmationRequest, fallbackRoom: ToolRoom | undefined): Pick<Entry, 'room' | 'onApprove'> {
@@ -149,11 +189,14 @@ export function permits(entry: Entry, event: ConfirmationEvent): boolean {
   switch (event) {
     case 'review':
       return entry.fingerprint !== null;
+    case 'edit':
+      return entry.editing !== null && entry.fingerprint !== null;
     case 'confirm':
+      if (entry.status === 'idle' && !answeredUnseen(entry)) return false;
       return entry.room !== undefined && !entry.direct && retryAllowed(entry);
     case 'invoke':
-      // From `idle` only a call that needs no confirmation, once its fingerprint is ready.
-      if (entry.status === 'idle') return entry.direct && entry.fingerprint !== null;
+      // From `idle`: a call that needs no confirmation, or one a grant or a list answered, once its fingerprint is ready.
+      if (entry.status === 'idle') return entry.fingerprint !== null && (entry.direct || (entry.room === undefined && answeredUnseen(entry)));
       return (entry.room === undefined || entry.direct) && retryAllowed(entry);
     case 'check':
       return entry.checkOutcome !== undefined;
@@ -165,9 +208,22 @@ export function permits(entry: Entry, event: ConfirmationEvent): boolean {
   }
 }
 
+/**
+ * A request that was not shown may still be approved: by a standing grant that allows its tool
+ * (never a tool that refuses allow grants), or by "Approve all" over a list that showed it with
+ * its fingerprint. Never before its fingerprint exists: what is approved is always fingerprinted.
+ */
+function answeredUnseen(entry: Entry): boolean {
+  const decider = entry.decidedBy;
+  if (entry.fingerprint === null || decider === null) return false;
+  if (decider.by === 'batch') return true;
+  return decider.by === 'grant' && decider.grant.decision === 'allow' && allowGrantRefusal(entry.descriptor) === undefined;
+}
+
 /** A retry of a lost write waits for the application's check when it has one; a failure is retried only when known safe. */
 function retryAllowed(entry: Entry): boolean {
-  if (entry.status === 'uncertain') return entry.checkOutcome === undefined || entry.checked;
+  // A tool whose retry is safe (running it twice does no more than once) needs no check first.
+  if (entry.status === 'uncertain') return entry.checkOutcome === undefined || entry.checked || entry.descriptor.retrySafe === true;
   if (entry.status === 'failed') return entry.retryable;
   return true;
 }
@@ -184,12 +240,16 @@ export function decisionEvent(entry: Entry): 'confirm' | 'invoke' {
 export function actionsOf(entry: Entry): ConfirmationActions {
   const deciding = permits(entry, 'deny');
   const start = permits(entry, decisionEvent(entry));
+  const approve = deciding && start;
   return Object.freeze({
-    approve: deciding && start,
+    approve,
     deny: deciding,
     check: permits(entry, 'check'),
     retry: !confirmationStatusSets().awaitingDecision.has(entry.status) && start,
     dismiss: entry.shown && confirmationStatusSets().held.has(entry.status),
+    edit: permits(entry, 'edit'),
+    allowForSession: approve && allowGrantRefusal(entry.descriptor) === undefined,
+    denyForSession: deciding,
   });
 }
 
@@ -201,6 +261,14 @@ export function refresh(entry: Entry): void {
     toolName: entry.toolName,
     title: entry.descriptor.title ?? entry.toolName,
     arguments: entry.snapshot,
+    original: entry.original,
+    edited: entry.snapshot !== entry.original,
+    editable: entry.editing !== null,
+    schema: entry.editing?.schema,
+    issues: entry.issues,
+    expiresAt: entry.expiresAt,
+    decidedBy: entry.decidedBy,
+    grantRefusal: allowGrantRefusal(entry.descriptor) ?? null,
     fingerprint: entry.fingerprint,
     descriptor: entry.descriptor,
     path: entry.room ? 'room' : 'callback',

@@ -113,6 +113,10 @@ function callTool(entry: Entry, confirmationId: string | null): unknown {
     fingerprint: entry.fingerprint as Fingerprint,
     descriptor: entry.descriptor,
     attempt: entry.attempt,
+    edited: entry.snapshot !== entry.original,
+    original: entry.original,
+    decidedBy: entry.decidedBy,
+    automatic: entry.decidedBy?.by === 'grant',
     ...(entry.input.callId === undefined ? {} : { callId: entry.input.callId }),
     ...(entry.input.turnId === undefined ? {} : { turnId: entry.input.turnId }),
   });

@@ -5,17 +5,20 @@
 
 import type { ErrorReporter } from './external-store';
 import type { Fingerprint, FingerprintOptions } from './fingerprint';
+import type { JsonPathStep } from './json-diff';
 import type { JsonValue } from './json-value';
 import type { ConfirmationStatus } from './confirmation-machine';
 import type { ToolRoom } from './room';
 import type { ToolDescriptor } from './tool-descriptor';
+import type { AllowGrantRefusal, ToolGrant, ToolGrants } from './tool-grants';
 
 /**
  * How a request ended: done (with the room's own response as `output`), denied by the person,
- * refused by the room before anything ran, failed (the room answered no), or uncertain (no answer
- * came: it may have taken effect; never retried by itself). `fingerprint` is the full
- * SHA-256 hex of the canonical arguments that ran; `confirmationId` is `null` for a call that
- * needed no confirmation (or went through `onApprove`, without a room).
+ * refused by the room before anything ran, failed (the room answered no), uncertain (no answer
+ * came: it may have taken effect; never retried by itself), or expired (its `expiresAt` passed
+ * before anyone decided: nothing ran). `fingerprint` is the full SHA-256 hex of the canonical
+ * arguments that ran; `confirmationId` is `null` for a call that needed no confirmation (or went
+ * through `onApprove`, without a room).
  *
  * @example
  * if (outcome.status === 'uncertain') showCheckFirst(outcome.reason);
@@ -25,7 +28,8 @@ export type ConfirmationOutcome =
   | { readonly status: 'denied'; readonly reason?: string }
   | { readonly status: 'refused'; readonly reason: string }
   | { readonly status: 'failed'; readonly reason: string }
-  | { readonly status: 'uncertain'; readonly reason: string };
+  | { readonly status: 'uncertain'; readonly reason: string }
+  | { readonly status: 'expired' };
 
 /**
  * The statuses that are outcomes (DESIGN's union).
@@ -81,6 +85,53 @@ export type CheckOutcome = (context: OutcomeCheckContext) => OutcomeCheckResult 
 /* ------------------------------------------------------------------ requests */
 
 /**
+ * Who decided a request: a person looking at it, a standing grant (named), or "Approve all" /
+ * "Deny all" over a list of `size` requests that showed each one with its fingerprint.
+ *
+ * @example
+ * const why = decider.by === 'grant' ? `answered by ${decider.grant.id}` : 'answered by you';
+ */
+export type ConfirmationDecider =
+  | { readonly by: 'person' }
+  | { readonly by: 'grant'; readonly grant: ToolGrant }
+  | { readonly by: 'batch'; readonly size: number };
+
+/**
+ * One problem with edited arguments, where it is (`[]` for the whole value).
+ *
+ * @example
+ * const issue: ArgumentsIssue = { path: ['amount'], message: 'must be at most 1000' };
+ */
+export interface ArgumentsIssue {
+  readonly path: readonly JsonPathStep[];
+  readonly message: string;
+}
+
+/**
+ * What a check of edited arguments found: valid (with the value to approve when the check gives
+ * one, e.g. a validator's output with defaults filled in), or the issues to show in the editor.
+ *
+ * @example
+ * const validate = (draft: JsonValue): ArgumentsCheck => (typeof draft === 'object' ? { ok: true } : { ok: false, issues: [{ path: [], message: 'must be an object' }] });
+ */
+export type ArgumentsCheck = { readonly ok: true; readonly value?: unknown } | { readonly ok: false; readonly issues: readonly ArgumentsIssue[] };
+
+/**
+ * How a request may be edited before it is approved: the JSON Schema its form is built from and
+ * drafts are checked against, and the check that must pass (an app tool's own validator). Edited
+ * arguments are validated again, get their own fingerprint, and are what runs.
+ *
+ * @example
+ * const editing: ConfirmationEditing = { schema: tool.parameters, validate: (draft) => checkWithZod(draft) };
+ */
+export interface ConfirmationEditing {
+  /** The arguments' JSON Schema: the editor is a form of its fields where it can be; drafts must satisfy it. */
+  schema?: Record<string, unknown>;
+  /** Checks a draft after the schema; a rejection keeps the person in the editor with its issues. */
+  validate?: (draft: JsonValue) => ArgumentsCheck | Promise<ArgumentsCheck>;
+}
+
+/**
  * What `onApprove` is given besides the arguments.
  *
  * @example
@@ -91,6 +142,14 @@ export interface ApprovalContext {
   readonly toolName: string;
   readonly fingerprint: Fingerprint;
   readonly descriptor: Readonly<ToolDescriptor>;
+  /** A person edited the arguments: the snapshot approved differs from the one proposed. */
+  readonly edited: boolean;
+  /** The arguments as they were proposed (the model's, or the gate's), before any edit. */
+  readonly original: JsonValue;
+  /** Who approved it: a person, a standing grant, or "Approve all" over a list that showed it (`null`: it needed no confirmation). */
+  readonly decidedBy: ConfirmationDecider | null;
+  /** `true` when a standing grant answered it, with no person looking at this request. */
+  readonly automatic: boolean;
   /** 1 for the first run, 2 after one retry, … */
   readonly attempt: number;
   readonly callId?: string;
@@ -110,6 +169,10 @@ interface ConfirmationRequestBase {
   /** The tool call this request guards, for cards that show "awaiting approval". */
   callId?: string;
   turnId?: string;
+  /** The person may edit the arguments before approving (`true`: as JSON text, or a form when given a schema). */
+  editable?: boolean | ConfirmationEditing;
+  /** When the request ends `expired` if nobody decided, in ms since the epoch (by the controller's clock). */
+  expiresAt?: number;
   /** Called on a deny, with its reason, before `onResult`. */
   onDeny?: (reason: string | undefined, request: ConfirmationView) => void;
   /** Called each time the request reaches an outcome (an `uncertain` may later become `done`). */
@@ -144,6 +207,12 @@ export interface ConfirmationActions {
   readonly check: boolean;
   readonly retry: boolean;
   readonly dismiss: boolean;
+  /** Open the editor (an editable request under review). */
+  readonly edit: boolean;
+  /** Approve it and allow its tool for the rest of the session (never for a high-risk tool). */
+  readonly allowForSession: boolean;
+  /** Deny it and deny its tool for the rest of the session. */
+  readonly denyForSession: boolean;
 }
 
 /**
@@ -158,8 +227,24 @@ export interface ConfirmationView {
   readonly toolName: string;
   /** The proposed action: the descriptor's title, or the tool's name. */
   readonly title: string;
-  /** The deep-frozen snapshot: what is shown, confirmed and invoked (`null` if the arguments were refused). */
+  /** The deep-frozen snapshot: what is shown, confirmed and invoked (`null` if the arguments were refused); after an edit, the edited arguments. */
   readonly arguments: JsonValue;
+  /** The arguments as proposed, before any edit (the same object as `arguments` until one). */
+  readonly original: JsonValue;
+  /** `arguments` were edited by a person and differ from `original`. */
+  readonly edited: boolean;
+  /** Whether a person may edit the arguments before approving. */
+  readonly editable: boolean;
+  /** The JSON Schema the editor's form is built from, when the request gave one. */
+  readonly schema: Record<string, unknown> | undefined;
+  /** Why the last edited arguments were not accepted (empty unless the last submit was rejected). */
+  readonly issues: readonly ArgumentsIssue[];
+  /** When it expires, in ms since the epoch, or `null`. */
+  readonly expiresAt: number | null;
+  /** Who decided it, once decided. */
+  readonly decidedBy: ConfirmationDecider | null;
+  /** Why "Allow for this session" is not offered for it (high risk, risk not declared, confirmed every time), or `null`. */
+  readonly grantRefusal: AllowGrantRefusal | null;
   /** `null` until computed (the request stays `idle` until then). */
   readonly fingerprint: Fingerprint | null;
   readonly descriptor: Readonly<ToolDescriptor>;
@@ -232,12 +317,51 @@ export interface ConfirmationControllerOptions {
   onResult?: (outcome: ConfirmationOutcome, request: ConfirmationView) => void;
   /** Where Web Crypto comes from (`globalThis.crypto` by default). */
   crypto?: FingerprintOptions['crypto'];
+  /** The standing grants of the session (one of its own by default): read as `controller.grants`. */
+  grants?: ToolGrants;
+  /** The clock of expiries: `now()` in ms since the epoch (`Date.now` and the global timers by default). */
+  clock?: ConfirmationClock;
   /**
    * Told of what threw: a listener, `onResult`, `onDeny` or `checkOutcome` (code `listener-threw`),
    * as `(reason, thrown value, code)`. The flow goes on either way; without it, `console.error`.
    */
   onError?: ErrorReporter;
 }
+
+/**
+ * The clock a controller ends expired requests by: the wall clock (`expiresAt` is in ms since the
+ * epoch) and its timers. A manual clock from `toolgate/testing` fits.
+ *
+ * @example
+ * const clock: ConfirmationClock = { now: Date.now, setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (h) => clearTimeout(h as number) };
+ */
+export interface ConfirmationClock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/**
+ * A request as a list showed it: its id and the fingerprint shown beside it. "Approve all" and
+ * "Deny all" decide exactly these, and only while each still has that fingerprint.
+ *
+ * @example
+ * const shown: ConfirmationPick[] = views.map((view) => ({ requestId: view.id, fingerprint: view.fingerprint!.hex }));
+ */
+export interface ConfirmationPick {
+  readonly requestId: string;
+  readonly fingerprint: string;
+}
+
+/**
+ * What {@link ConfirmationController.submitEdit} found: the edit is now the snapshot (a new
+ * fingerprint follows), or why not (the editor stays open with these issues).
+ *
+ * @example
+ * const result: EditResult = await confirmations.submitEdit(draft);
+ * if (!result.ok) showIssues(result.issues);
+ */
+export type EditResult = { readonly ok: true } | { readonly ok: false; readonly issues: readonly ArgumentsIssue[] };
 
 /**
  * The confirmation queue and flow, as an external store. See {@link createConfirmationController}.
@@ -264,6 +388,29 @@ export interface ConfirmationController {
   dismiss(target?: ConfirmationTarget): boolean;
   /** Withdraw every request not yet approved (e.g. the session closed). Returns how many. */
   withdrawAll(reason?: string): number;
+  /** Open the editor of the shown request, when it is editable and under review. */
+  edit(target?: ConfirmationTarget): boolean;
+  /** Leave the editor without changing the arguments. */
+  cancelEdit(target?: ConfirmationTarget): boolean;
+  /**
+   * Submit edited arguments of the shown request: they are checked (JSON, the schema, the
+   * request's validator); valid, they become the snapshot and are fingerprinted afresh, to be
+   * reviewed and approved; invalid, the editor stays open and the result says why.
+   */
+  submitEdit(draft: unknown, target?: ConfirmationTarget): Promise<EditResult>;
+  /** Approve the shown request and allow its tool for the rest of the session (not offered for a high-risk tool). */
+  allowForSession(target?: ConfirmationTarget): boolean;
+  /** Deny the shown request (or one by id) and deny its tool for the rest of the session. */
+  denyForSession(reason?: string, target?: ConfirmationTarget): boolean;
+  /**
+   * Approve exactly the requests given, each only while it still waits and still has the
+   * fingerprint shown. Returns the ids it approved.
+   */
+  approveAll(picks: readonly ConfirmationPick[]): readonly string[];
+  /** Deny exactly the requests given (with one reason), each only while it still waits. Returns the ids it denied. */
+  denyAll(picks: readonly ConfirmationPick[], reason?: string): readonly string[];
+  /** The standing grants this controller answers requests by. */
+  readonly grants: ToolGrants;
   subscribe(listener: ConfirmationListener): () => void;
   getState(): ConfirmationState;
   /** The empty state: the server snapshot for `useSyncExternalStore`. */

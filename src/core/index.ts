@@ -68,13 +68,21 @@ export { isUndeclared, type ToolDescriptor, type ToolDescriptorField, type ToolE
 export { ToolRoomError, ToolRoomUnknownOutcomeError, type ToolRoom } from './room';
 export type { ConfirmationStatus } from './confirmation-machine';
 export type {
+  ApprovalContext,
+  ArgumentsCheck,
+  ArgumentsIssue,
   CheckOutcome,
+  ConfirmationClock,
   ConfirmationController,
   ConfirmationControllerOptions,
+  ConfirmationDecider,
+  ConfirmationEditing,
   ConfirmationOutcome,
+  ConfirmationPick,
   ConfirmationRequest,
   ConfirmationState,
   ConfirmationView,
+  EditResult,
 } from './confirmation-types';
 export { createConfirmationController } from './confirmation-controller';
 export { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';

@@ -6,6 +6,8 @@
  * exactly one of `settled`, `cancelled` or `failed`, unless the session ends first.
  */
 
+import type { JsonValue } from './json-value';
+
 /**
  * How much harm a call can do, as the start event or a descriptor says.
  *
@@ -269,7 +271,18 @@ export type ClientMessage =
   | { type: 'tools.update'; tools: ToolDeclaration[] }
   | { type: 'tool.result'; callId: string; epoch: number; result: ToolResult }
   | { type: 'turn.interrupt'; turnId: string }
-  | { type: 'tool.approval'; requestId: string; approved: boolean; reason?: string; fingerprint: string };
+  | {
+      type: 'tool.approval';
+      requestId: string;
+      approved: boolean;
+      reason?: string;
+      /** The SHA-256 hex of the canonical arguments approved (the edited ones, when `arguments` is given). */
+      fingerprint: string;
+      /** The person's edited arguments: only for a request the server marked `editable`. */
+      arguments?: JsonValue;
+      /** A standing grant answered the request, not a person looking at it. */
+      automatic?: boolean;
+    };
 
 /**
  * The server asks the page to run one of its app tools.
@@ -299,10 +312,15 @@ export interface ToolApprovalRequestMessage {
   type: 'tool.approval-request';
   requestId: string;
   callId: string;
+  turnId?: string;
   name: string;
   arguments: unknown;
   risk: ToolRisk;
   effect?: 'read' | 'write';
+  /** The person may edit the arguments before approving; the server validates the edit and runs exactly it. */
+  editable?: boolean;
+  /** When the server stops waiting (ms since the epoch): the request ends `expired`, and a later answer is refused. */
+  expiresAt?: number;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ConfirmationStatus } from '../core/confirmation-machine';
-import type { ToolEffect } from '../core/tool-descriptor';
+import type { ToolDescriptorField, ToolEffect } from '../core/tool-descriptor';
+import type { AllowGrantRefusal } from '../core/tool-grants';
 
 /**
  * The strings of the confirmation dialog: `labels.confirm` of {@link ToolgateLabels}, overridable
@@ -24,6 +25,10 @@ export interface ConfirmToolLabels {
   /** The term before the tool's name. */
   tool: string;
   effect: Record<ToolEffect, string>;
+  /** Said instead of the effect or the risk when the tool did not declare it (the cautious default applies). */
+  undeclared: Record<ToolDescriptorField, string>;
+  /** A tool that reaches beyond the application (the web, other services). */
+  openWorld: string;
   /** The authority the room checks (`tool:invoke:NAME`). */
   requiredAction: string;
   /** The term before the short fingerprint. */
@@ -37,7 +42,43 @@ export interface ConfirmToolLabels {
   /** What the status line says in each state. */
   status: Record<ConfirmationStatus, string>;
   /** The heading of the alert for each unhappy outcome. */
-  problem: Record<'refused' | 'failed' | 'uncertain', string>;
+  problem: Record<'refused' | 'failed' | 'uncertain' | 'expired', string>;
+  /** Under the heading of an expired request. */
+  expiredReason: string;
+  /** The button that opens the editor of an editable request. */
+  edit: string;
+  /** Leaves the editor without changing the arguments. */
+  cancelEdit: string;
+  /** Submits the edited arguments, which are checked before they can be approved. */
+  submitEdit: string;
+  /** Goes back to the proposed arguments. */
+  useProposed: string;
+  /** The editor's group, and the JSON text field's label when there is no form. */
+  editor: string;
+  editorJson: string;
+  /** Under the JSON text while it is not valid JSON: the parser's message. */
+  invalidJson: (message: string) => string;
+  /** Said once the edit is accepted: what happens next. */
+  edited: string;
+  /** The list of changes from the proposed arguments. */
+  changes: string;
+  noChanges: string;
+  /** One change: `path` as a person reads it, values as JSON text. */
+  changeAdded: (path: string, after: string) => string;
+  changeRemoved: (path: string, before: string) => string;
+  changeChanged: (path: string, before: string, after: string) => string;
+  /** More changes than are listed. */
+  changesCut: string;
+  /** Approve and allow the tool for the rest of the session. */
+  allowForSession: string;
+  /** Deny and deny the tool for the rest of the session. */
+  denyForSession: string;
+  /** Why "Allow for this session" is not offered. */
+  grantRefused: Record<AllowGrantRefusal, string>;
+  /** How long a request has left (`time` formatted, e.g. `1:05`). */
+  expiresIn: (time: string) => string;
+  /** What the live region says as an expiry nears (at a few moments, never every second). */
+  expiresSoon: (time: string) => string;
   /** After an unknown outcome, when the application can check. */
   uncertainCheck: string;
   /** After an unknown outcome, when it cannot (or its check could not tell). */
@@ -73,6 +114,8 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   descriptionRead: 'This tool only reads. Check the exact arguments before you approve.',
   tool: 'Tool',
   effect: { read: 'Reads only', write: 'Makes changes' },
+  undeclared: { effect: 'Effect not declared', risk: 'Risk not declared' },
+  openWorld: 'Reaches outside this app',
   requiredAction: 'Needs',
   fingerprint: 'Fingerprint',
   fingerprintHint: '(compare it with the fingerprint of what ran)',
@@ -89,13 +132,41 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
     refused: 'Refused',
     failed: 'Failed',
     uncertain: 'Outcome unknown',
+    expired: 'Expired',
     withdrawn: 'Withdrawn',
+    editing: 'Editing the arguments',
+    revising: 'Checking your edit…',
   },
   problem: {
     refused: 'Not allowed',
     failed: 'It failed',
     uncertain: 'The outcome is unknown',
+    expired: 'The request expired',
   },
+  expiredReason: 'Nobody decided in time, so nothing ran.',
+  edit: 'Edit arguments',
+  cancelEdit: 'Cancel editing',
+  submitEdit: 'Use these arguments',
+  useProposed: 'Use the proposed arguments',
+  editor: 'Edit the arguments',
+  editorJson: 'Arguments as JSON',
+  invalidJson: (message) => `Not valid JSON: ${message}`,
+  edited: 'You edited these arguments: they were checked again and have a fingerprint of their own. Approve runs exactly them.',
+  changes: 'Changes from the proposed arguments',
+  noChanges: 'No changes from the proposed arguments',
+  changeAdded: (path, after) => `${path}: added ${after}`,
+  changeRemoved: (path, before) => `${path}: removed (was ${before})`,
+  changeChanged: (path, before, after) => `${path}: ${before} → ${after}`,
+  changesCut: 'More changes are not listed.',
+  allowForSession: 'Allow for this session',
+  denyForSession: 'Deny for this session',
+  grantRefused: {
+    'high-risk': 'Allow for this session is not offered for a high-risk tool.',
+    'risk-not-declared': 'Allow for this session is not offered: the tool does not declare its risk.',
+    'every-time': 'Allow for this session is not offered: this tool is confirmed every time.',
+  },
+  expiresIn: (time) => `Expires in ${time}`,
+  expiresSoon: (time) => `This request expires in ${time}.`,
   uncertainCheck: 'It may or may not have taken effect. Check first: trying again blindly could do it twice.',
   uncertainRetry: 'It may or may not have taken effect. Find out before you try again: a second run could do it twice.',
   check: 'Check whether it happened',

@@ -43,6 +43,8 @@ export function describeOutcome(outcome: ConfirmationOutcome): string {
       return `done: ${JSON.stringify(outcome.output) ?? 'no output'} (fingerprint ${outcome.fingerprint.slice(0, 12)}…)`;
     case 'denied':
       return outcome.reason === undefined ? 'denied' : `denied: ${outcome.reason}`;
+    case 'expired':
+      return 'expired';
     default:
       return `${outcome.status}: ${outcome.reason}`;
   }

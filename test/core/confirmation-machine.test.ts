@@ -33,8 +33,9 @@ describe('the confirmation transition table', () => {
 
   it('accepts approve (confirm) only while reviewing, which makes a second approval a no-op', () => {
     const accepting = CONFIRMATION_STATUSES.filter((s) => nextConfirmationStatus(s, 'confirm') !== undefined);
-    // `uncertain` and `failed` accept `confirm` only as the controller's guarded, deliberate retry.
-    expect(accepting).toEqual(['reviewing', 'failed', 'uncertain']);
+    // `uncertain` and `failed` accept `confirm` only as the controller's guarded, deliberate retry;
+    // `idle` only as the guarded answer of a standing grant or of "Approve all" over a list that showed it.
+    expect(accepting).toEqual(['idle', 'reviewing', 'failed', 'uncertain']);
     expect(nextConfirmationStatus('confirming', 'confirm')).toBeUndefined();
     expect(nextConfirmationStatus('invoking', 'confirm')).toBeUndefined();
   });
@@ -63,8 +64,8 @@ describe('the confirmation transition table', () => {
     expect(nextConfirmationStatus('idle', 'invoke')).toBe('invoking');
   });
 
-  it('keeps done, denied, refused and withdrawn final', () => {
-    for (const status of ['done', 'denied', 'refused', 'withdrawn'] as const) {
+  it('keeps done, denied, refused, expired and withdrawn final', () => {
+    for (const status of ['done', 'denied', 'refused', 'expired', 'withdrawn'] as const) {
       for (const event of CONFIRMATION_EVENTS) expect(nextConfirmationStatus(status, event)).toBeUndefined();
     }
   });
@@ -79,7 +80,7 @@ describe('the confirmation transition table', () => {
   });
 
   it('types the outcome as DESIGN’s union, exactly', () => {
-    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain'>();
+    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain' | 'expired'>();
     expectTypeOf<Extract<ConfirmationOutcome, { status: 'done' }>>().toEqualTypeOf<{
       readonly status: 'done';
       readonly output: unknown;
@@ -99,20 +100,20 @@ describe('what the table says, derived from it', () => {
   });
 
   it('calls final the statuses no event leaves', () => {
-    expect(sorted(confirmationStatusSets().final)).toEqual(['denied', 'done', 'refused', 'withdrawn']);
+    expect(sorted(confirmationStatusSets().final)).toEqual(['denied', 'done', 'expired', 'refused', 'withdrawn']);
   });
 
   it("finds DESIGN's outcome union in the statuses a success, a problem or a decline reaches", () => {
-    expect(sorted(confirmationStatusSets().outcome)).toEqual(['denied', 'done', 'failed', 'refused', 'uncertain']);
-    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain'>();
+    expect(sorted(confirmationStatusSets().outcome)).toEqual(['denied', 'done', 'expired', 'failed', 'refused', 'uncertain']);
+    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain' | 'expired'>();
   });
 
-  it('holds on screen the outcomes a problem reaches: refused, failed, uncertain', () => {
-    expect(sorted(confirmationStatusSets().held)).toEqual(['failed', 'refused', 'uncertain']);
+  it('holds on screen the outcomes a problem reaches: refused, failed, uncertain, expired', () => {
+    expect(sorted(confirmationStatusSets().held)).toEqual(['expired', 'failed', 'refused', 'uncertain']);
   });
 
   it('waits for a person where a deny is possible, and calls in flight the statuses only an answer leaves', () => {
-    expect(sorted(confirmationStatusSets().awaitingDecision)).toEqual(['idle', 'reviewing']);
+    expect(sorted(confirmationStatusSets().awaitingDecision)).toEqual(['editing', 'idle', 'reviewing', 'revising']);
     expect(sorted(confirmationStatusSets().inFlight)).toEqual(['checking', 'confirming', 'invoking']);
     // Nothing cancels a call in flight: no deny, no withdraw there.
     for (const status of confirmationStatusSets().inFlight) {
@@ -122,8 +123,8 @@ describe('what the table says, derived from it', () => {
   });
 
   it('knows the way from idle to the first end, and what ends a request', () => {
-    expect(sorted(confirmationStatusSets().beforeEnd)).toEqual(['confirming', 'idle', 'invoking', 'reviewing']);
-    expect(sorted(confirmationStatusSets().ended)).toEqual(['denied', 'done', 'failed', 'refused', 'uncertain', 'withdrawn']);
+    expect(sorted(confirmationStatusSets().beforeEnd)).toEqual(['confirming', 'editing', 'idle', 'invoking', 'reviewing', 'revising']);
+    expect(sorted(confirmationStatusSets().ended)).toEqual(['denied', 'done', 'expired', 'failed', 'refused', 'uncertain', 'withdrawn']);
   });
 
   it('reaches each outcome by exactly one event, so an outcome names the event that settles it', () => {
@@ -140,7 +141,28 @@ describe('what the table says, derived from it', () => {
       refused: ['refuse'],
       failed: ['fail'],
       uncertain: ['lose'],
+      expired: ['expire'],
     });
+  });
+});
+
+describe('editing and expiry in the table', () => {
+  it('never approves from the editor: an edit is validated and fingerprinted (back through idle) before it can be approved', () => {
+    for (const status of ['editing', 'revising'] as const) {
+      expect(nextConfirmationStatus(status, 'confirm')).toBeUndefined();
+      expect(nextConfirmationStatus(status, 'invoke')).toBeUndefined();
+    }
+    const path: ConfirmationStatus[] = ['reviewing'];
+    for (const event of ['edit', 'submit', 'revise', 'review'] as const) path.push(nextConfirmationStatus(path.at(-1)!, event)!);
+    expect(path).toEqual(['reviewing', 'editing', 'revising', 'idle', 'reviewing']);
+    expect(nextConfirmationStatus('revising', 'reject')).toBe('editing');
+    expect(nextConfirmationStatus('editing', 'keep')).toBe('reviewing');
+  });
+
+  it('lets a request expire only while nobody has decided it: never once approved', () => {
+    const expiring = CONFIRMATION_STATUSES.filter((status) => nextConfirmationStatus(status, 'expire') !== undefined);
+    expect(expiring).toEqual(['idle', 'reviewing', 'editing', 'revising']);
+    for (const status of confirmationStatusSets().inFlight) expect(nextConfirmationStatus(status, 'expire')).toBeUndefined();
   });
 });
 

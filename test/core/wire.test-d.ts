@@ -162,6 +162,9 @@ describe('calls and outcomes', () => {
         // @ts-expect-error: only done carries output
         void outcome.output;
         break;
+      case 'expired':
+        expectTypeOf(outcome).toEqualTypeOf<{ readonly status: 'expired' }>();
+        break;
       default:
         expectTypeOf(outcome).toBeNever();
     }

@@ -1,0 +1,293 @@
+/**
+ * The controller's core: its store, its queue, and the only functions that change a request. Every
+ * status change goes through `fire` (the table), every outcome through `finish` (the one event
+ * that leads to it, then the callbacks, then the caller's promise). Standing grants, expiries and
+ * edits act here too, each through the same two functions. Internal to the flow.
+ */
+
+import { nextConfirmationStatus, type ConfirmationEvent } from './confirmation-machine';
+import { checkDraft } from './confirmation-edit';
+import { createQueue, type Queue } from './confirmation-queue';
+import { actionsOf, decisionEvent, outcomeEvent, permits, refresh, type Entry } from './confirmation-request';
+import { startRun, type RunHost } from './confirmation-runs';
+import type { ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult } from './confirmation-types';
+import { createExternalStore, reportListenerError, type ExternalStore } from './external-store';
+import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from './fingerprint';
+import { reasonOf } from './room';
+import { createToolGrants, type ToolGrants } from './tool-grants';
+
+const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);
+
+export const INITIAL_STATE: ConfirmationState = Object.freeze({ status: 'idle', current: null, queue: EMPTY_QUEUE, waiting: 0, last: null });
+
+/** The controller's core, as the controller's methods use it. */
+export interface Flow extends RunHost {
+  readonly store: ExternalStore<ConfirmationState>;
+  readonly queue: Queue;
+  readonly grants: ToolGrants;
+  /** Take in a request that passed its checks: it waits for its fingerprint (and its turn). */
+  admit(entry: Entry, signal: AbortSignal | undefined): void;
+  /** Fingerprint the entry's current snapshot; refused when that cannot be done. */
+  fingerprint(entry: Entry): void;
+  withdraw(entry: Entry, reason: unknown): boolean;
+  dismiss(entry: Entry): boolean;
+  /** Apply an event that only moves the request on (an edit's steps) and publish. */
+  step(entry: Entry, event: ConfirmationEvent): boolean;
+  /** Check a draft of the entry's arguments and, valid, make it the snapshot. */
+  submitEdit(entry: Entry | null, draft: unknown): Promise<EditResult>;
+  /** Start an approval decided by someone other than a person looking at it (a grant, a list). */
+  decideUnseen(entry: Entry, decider: NonNullable<Entry['decidedBy']>): boolean;
+}
+
+const NOT_EDITING: EditResult = Object.freeze({ ok: false, issues: Object.freeze([Object.freeze({ path: Object.freeze([]), message: 'The arguments are not being edited' })]) });
+const ENDED_WHILE_CHECKED: EditResult = Object.freeze({
+  ok: false,
+  issues: Object.freeze([Object.freeze({ path: Object.freeze([]), message: 'The request ended while its edit was checked' })]),
+});
+
+/** The wall clock and the global timers. */
+const SYSTEM_CLOCK: ConfirmationClock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** The longest delay timers keep (2^31 - 1 ms); a later expiry is waited for in steps. */
+const LONGEST_TIMER = 2_147_483_647;
+
+export function createFlow(options: ConfirmationControllerOptions): Flow {
+  const store = createExternalStore(INITIAL_STATE, { onError: options.onError });
+  const queue = createQueue();
+  const grants = options.grants ?? createToolGrants({ ...(options.onError ? { onError: options.onError } : {}) });
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const fingerprintOptions: FingerprintOptions = 'crypto' in options ? { crypto: options.crypto } : {};
+  let last: ConfirmationState['last'] = null;
+
+  const report = (error: unknown, what: string): void => reportListenerError(error, options.onError, what);
+  const safely = (what: string, call: () => void): void => {
+    try {
+      call();
+    } catch (error) {
+      report(error, what);
+    }
+  };
+
+  const publish = (): void => {
+    const shown = queue.current();
+    const waiting = queue.waiting();
+    store.setState(
+      Object.freeze({
+        status: shown ? shown.status : 'idle',
+        current: shown ? shown.view : null,
+        queue: waiting.length === 0 ? EMPTY_QUEUE : Object.freeze(waiting.map((entry) => entry.view)),
+        waiting: waiting.length,
+        last,
+      }),
+      true,
+    );
+  };
+
+  /** Show the next request when none is shown (DESIGN: "the dialog shows one at a time"). */
+  const advance = (): void => {
+    const next = queue.advance();
+    if (next !== null && permits(next, 'review')) fire(next, 'review');
+  };
+
+  const leave = (entry: Entry): void => {
+    queue.remove(entry);
+    entry.detachSignal();
+    entry.stopExpiry();
+    advance();
+  };
+
+  const finish = (entry: Entry, outcome: ConfirmationOutcome): boolean => {
+    if (!fire(entry, outcomeEvent(outcome.status))) return false;
+    entry.outcome = Object.freeze(outcome);
+    refresh(entry);
+    last = Object.freeze({ requestId: entry.id, toolName: entry.toolName, outcome: entry.outcome });
+    // Held on screen until dismissed, so that a person reads it (DESIGN: "end in a clear message").
+    const held = actionsOf(entry).dismiss;
+    if (!held) leave(entry);
+    publish();
+    const view = entry.view;
+    const { onDeny, onResult } = entry.input;
+    if (outcome.status === 'denied' && onDeny) safely('onDeny', () => onDeny(outcome.reason, view));
+    if (onResult) safely('onResult', () => onResult(entry.outcome as ConfirmationOutcome, view));
+    const always = options.onResult;
+    if (always) safely('onResult', () => always(entry.outcome as ConfirmationOutcome, view));
+    if (!held) entry.resolve(entry.outcome);
+    return true;
+  };
+
+  const withdraw = (entry: Entry, reason: unknown): boolean => {
+    // After approval nothing cancels an invoke in flight: `confirming` and later states have no `withdraw`.
+    if (!fire(entry, 'withdraw')) return false;
+    leave(entry);
+    publish();
+    entry.reject(reason);
+    return true;
+  };
+
+  /** "Human in the loop, second round": a request with `expiresAt` ends `expired` at that time, unless it was decided first. */
+  const armExpiry = (entry: Entry): void => {
+    const expiresAt = entry.expiresAt;
+    if (expiresAt === null) return;
+    let handle: unknown;
+    let armed = true;
+    const check = (): void => {
+      if (!armed) return;
+      const left = expiresAt - clock.now();
+      if (left > 0) {
+        handle = clock.setTimeout(check, Math.min(left, LONGEST_TIMER));
+        return;
+      }
+      armed = false;
+      finish(entry, { status: 'expired' });
+    };
+    entry.stopExpiry = () => {
+      if (!armed) return;
+      armed = false;
+      if (handle !== undefined) clock.clearTimeout(handle);
+    };
+    check();
+  };
+
+  /**
+   * The standing grant of the entry's tool answers it, when there is one and the entry takes it:
+   * only a request nobody is editing, never an edited one (a person is deciding it), and an allow
+   * grant never for a tool that refuses allow grants. Each answer is bound to the entry's own
+   * snapshot and fingerprint.
+   */
+  const answerByGrant = (entry: Entry): boolean => {
+    if (entry.direct || entry.fingerprint === null || entry.snapshot !== entry.original) return false;
+    if (entry.status !== 'idle' && entry.status !== 'reviewing') return false;
+    const grant = grants.find(entry.toolName);
+    if (grant === undefined) return false;
+    if (grant.decision === 'deny') {
+      entry.decidedBy = Object.freeze({ by: 'grant', grant });
+      return finish(entry, { status: 'denied', reason: `${entry.toolName} is denied for this session` });
+    }
+    return flow.decideUnseen(entry, Object.freeze({ by: 'grant', grant }));
+  };
+
+  grants.subscribe(() => {
+    // A new grant answers the requests already waiting for its tool, in their order; a revoked
+    // one answers nothing more from now on (requests it answered already have their answer).
+    const waiting = queue.all();
+    for (const entry of waiting) answerByGrant(entry);
+  });
+
+  const flow: Flow = {
+    store,
+    queue,
+    grants,
+    report,
+    publish,
+    fire,
+    finish,
+    withdraw,
+    admit(entry, signal) {
+      queue.add(entry);
+      if (signal) {
+        const onAbort = (): void => void withdraw(entry, signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        entry.detachSignal = () => signal.removeEventListener('abort', onAbort);
+      }
+      advance();
+      publish();
+      armExpiry(entry);
+    },
+    fingerprint(entry) {
+      const canonical = entry.canonical;
+      fingerprintCanonical(canonical, fingerprintOptions).then(
+        (fingerprint) => fingerprinted(entry, canonical, fingerprint),
+        // Refused unless it ended meanwhile (denied, withdrawn): the table decides.
+        (error: unknown) => finish(entry, { status: 'refused', reason: reasonOf(error, 'the arguments could not be fingerprinted') }),
+      );
+    },
+    dismiss(entry) {
+      const outcome = entry.outcome;
+      if (!actionsOf(entry).dismiss || outcome === null) return false;
+      leave(entry);
+      publish();
+      entry.resolve(outcome);
+      return true;
+    },
+    step(entry, event) {
+      if (!permits(entry, event) || !fire(entry, event)) return false;
+      publish();
+      return true;
+    },
+    async submitEdit(entry, draft) {
+      if (entry === null || entry.editing === null || !permits(entry, 'submit')) return NOT_EDITING;
+      fire(entry, 'submit');
+      publish();
+      const checked = await checkDraft(draft, entry.editing);
+      // Denied, withdrawn or expired while its check ran: the draft changes nothing.
+      if (entry.status !== 'revising') return ENDED_WHILE_CHECKED;
+      if (!checked.ok) {
+        entry.issues = checked.issues;
+        fire(entry, 'reject');
+        publish();
+        return Object.freeze({ ok: false, issues: checked.issues });
+      }
+      // Back to the proposed arguments: the very snapshot proposed, so the request reads unedited.
+      const unchanged = checked.canonical === entry.originalCanonical;
+      entry.snapshot = unchanged ? entry.original : checked.snapshot;
+      entry.canonical = checked.canonical;
+      entry.fingerprint = null;
+      entry.issues = Object.freeze([]);
+      fire(entry, 'revise');
+      publish();
+      flow.fingerprint(entry);
+      return Object.freeze({ ok: true });
+    },
+    decideUnseen(entry, decider) {
+      const before = entry.decidedBy;
+      entry.decidedBy = decider;
+      const event = decisionEvent(entry);
+      if (!permits(entry, event)) {
+        entry.decidedBy = before;
+        return false;
+      }
+      // Answered without being shown: it leaves the line, and its outcome is told, never held on screen.
+      if (!entry.shown) {
+        queue.unqueue(entry);
+        advance();
+      }
+      return startRun(flow, entry, event);
+    },
+  };
+
+  function fingerprinted(entry: Entry, canonical: string, fingerprint: Fingerprint): void {
+    // Denied, withdrawn or expired meanwhile, or an edit replaced the text this was taken of.
+    if (entry.status !== 'idle' || entry.canonical !== canonical) return;
+    entry.fingerprint = fingerprint;
+    refresh(entry);
+    // DESIGN: a descriptor that needs no confirmation "is invoked directly, without an id and
+    // without the dialog": it never entered the queue.
+    if (entry.direct) {
+      startRun(flow, entry, 'invoke');
+      return;
+    }
+    if (!entry.shown && answerByGrant(entry)) return;
+    if (entry === queue.current()) fire(entry, 'review');
+    publish();
+  }
+
+  return flow;
+}
+
+/**
+ * Apply `event` through the table: the one place a request's status changes. `false`, and no
+ * change, when the table does not allow it from the request's status; the guards the table
+ * cannot express are asked first, through `permits` and the actions derived from it.
+ */
+function fire(entry: Entry, event: ConfirmationEvent): boolean {
+  const next = nextConfirmationStatus(entry.status, event);
+  if (next === undefined) return false;
+  entry.status = next;
+  if (next === 'reviewing') entry.shown = true;
+  refresh(entry);
+  return true;
+}

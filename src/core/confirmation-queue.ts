@@ -1,0 +1,67 @@
+/**
+ * The controller's live requests: the one shown, those waiting behind it in order, and those that
+ * run without being shown (a call that needs no confirmation, one a standing grant or "Approve
+ * all" answered). Internal to the flow.
+ */
+
+import type { Entry } from './confirmation-request';
+import type { ConfirmationTarget } from './confirmation-types';
+
+export interface Queue {
+  current(): Entry | null;
+  waiting(): readonly Entry[];
+  all(): Entry[];
+  /** The live request with this id, wherever it is. */
+  get(id: string): Entry | undefined;
+  add(entry: Entry): void;
+  remove(entry: Entry): void;
+  /** Take a request out of line without ending it: it runs unseen and is never shown. */
+  unqueue(entry: Entry): void;
+  /** Make the first waiting request the shown one when none is; returns the newly shown one. */
+  advance(): Entry | null;
+  /** The shown request; with an id, only when it is the shown one (a late "yes" never approves the next). */
+  shown(target: ConfirmationTarget | undefined): Entry | null;
+  /** The shown request, or with an id any live one (deny works on a waiting request too). */
+  any(target: ConfirmationTarget | undefined): Entry | null;
+}
+
+export function createQueue(): Queue {
+  const live = new Map<string, Entry>();
+  const waiting: Entry[] = [];
+  let current: Entry | null = null;
+  const idOf = (target: ConfirmationTarget | undefined): string | undefined =>
+    typeof target === 'object' && target !== null ? target.requestId : undefined;
+  const unqueue = (entry: Entry): void => {
+    const at = waiting.indexOf(entry);
+    if (at >= 0) waiting.splice(at, 1);
+    if (current === entry) current = null;
+  };
+  return {
+    current: () => current,
+    waiting: () => waiting,
+    all: () => [...live.values()],
+    get: (id) => live.get(id),
+    add(entry) {
+      live.set(entry.id, entry);
+      if (!entry.direct) waiting.push(entry);
+    },
+    remove(entry) {
+      live.delete(entry.id);
+      unqueue(entry);
+    },
+    unqueue,
+    advance() {
+      if (current !== null || waiting.length === 0) return null;
+      current = waiting.shift() as Entry;
+      return current;
+    },
+    shown(target) {
+      const id = idOf(target);
+      return id === undefined || current?.id === id ? current : null;
+    },
+    any(target) {
+      const id = idOf(target);
+      return id === undefined ? current : (live.get(id) ?? null);
+    },
+  };
+}
