@@ -40,6 +40,9 @@ function storybookProject(name: string, initialGlobals: Record<string, unknown>)
         'ai',
         'ai/test',
         '@ai-sdk/react',
+        '@ag-ui/client',
+        '@ag-ui/core',
+        '@ag-ui/encoder',
       ],
     },
     test: {

@@ -11,5 +11,6 @@ export const alias = {
   'toolgate/adapters': here('../src/adapters/index.ts'),
   'toolgate/client': here('../src/client/index.ts'),
   'toolgate/ai-sdk': here('../src/bridges/ai-sdk/index.ts'),
+  'toolgate/ag-ui': here('../src/bridges/ag-ui/index.ts'),
   toolgate: here('../src/index.ts'),
 };
