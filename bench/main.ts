@@ -4,12 +4,12 @@
  * bench/results.json, and exits non-zero when a gate fails.
  *
  *   npm run bench                  all sections
- *   npm run bench -- parser store  only these sections (parser, store, memory, render, size)
+ *   npm run bench -- parser store  only these sections (parser, store, growth, memory, render, size)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { benchParser, FRAME, type ParserRow } from './parser';
-import { benchThroughput } from './store';
+import { benchParser, FRAME, measureWideOpenArray, type ParserRow } from './parser';
+import { benchThroughput, measureCostPerCall, measureWideThroughStore } from './store';
 import { benchMemory } from './memory';
 import { realisticArguments, wideArray } from './inputs';
 import { table } from './table';
@@ -22,7 +22,7 @@ export interface Gate {
   kind: 'gate' | 'goal';
 }
 
-const SECTIONS = ['parser', 'store', 'memory', 'render', 'size'] as const;
+const SECTIONS = ['parser', 'store', 'growth', 'memory', 'render', 'size'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const asked = process.argv.slice(2).filter((a): a is Section => (SECTIONS as readonly string[]).includes(a));
@@ -128,6 +128,36 @@ if (run('store')) {
     ]),
   );
   results.store = rows;
+}
+
+if (run('growth')) {
+  // Costs in proportion to the work: ten times the work should cost about ten times (a ratio near
+  // 10), not a hundred (quadratic), and a store's cost per call should not grow with its session.
+  process.stdout.write('\ngrowth: wide open arrays, long sessions…\n');
+  // Warm the code up first, so the smaller case is not also the one that pays for compiling.
+  measureWideOpenArray(2_000, 1);
+  measureWideThroughStore(2_000, 1);
+  measureCostPerCall(2_000, 1);
+  const [wide4k, wide40k, wide400k] = [4_000, 40_000, 400_000].map((n) => measureWideOpenArray(n));
+  const [store3k, store30k] = [3_000, 30_000].map((n) => measureWideThroughStore(n));
+  const [calls10k, calls100k] = [10_000, 100_000].map((n) => measureCostPerCall(n));
+  const rows = [
+    { what: 'parser: wide open array, preview read after every fragment', small: `${wide4k!.items.toLocaleString('en')} items: ${wide4k!.totalMs.toFixed(1)} ms`, large: `${wide40k!.items.toLocaleString('en')} items: ${wide40k!.totalMs.toFixed(1)} ms`, ratio: wide40k!.totalMs / wide4k!.totalMs },
+    { what: 'parser: the same, ten times wider again', small: `${wide40k!.items.toLocaleString('en')} items: ${wide40k!.totalMs.toFixed(1)} ms`, large: `${wide400k!.items.toLocaleString('en')} items: ${wide400k!.totalMs.toFixed(1)} ms`, ratio: wide400k!.totalMs / wide40k!.totalMs },
+    { what: 'store: wide open array, a subscriber reading the preview', small: `${store3k!.items.toLocaleString('en')} items: ${store3k!.totalMs.toFixed(1)} ms`, large: `${store30k!.items.toLocaleString('en')} items: ${store30k!.totalMs.toFixed(1)} ms`, ratio: store30k!.totalMs / store3k!.totalMs },
+    { what: 'store: cost per call, a whole session', small: `${calls10k!.calls.toLocaleString('en')} calls: ${calls10k!.usPerCall.toFixed(1)} µs/call`, large: `${calls100k!.calls.toLocaleString('en')} calls: ${calls100k!.usPerCall.toFixed(1)} µs/call`, ratio: calls100k!.usPerCall / calls10k!.usPerCall },
+  ];
+  console.log('\nGrowth: ten times the work (the last row: the same work in a session ten times longer)\n');
+  console.log(table(rows, [['what', (r) => r.what], ['smaller', (r) => r.small], ['larger', (r) => r.large], ['ratio', (r) => r.ratio.toFixed(1)]]));
+  // 10x the work costing 10x is linear; 100x would be quadratic. The exponent k of cost ∝ work^k
+  // says the same on a scale a noisy machine bends less: 1 is linear, 2 quadratic.
+  for (const row of rows.slice(0, 3)) {
+    const k = Math.log10(row.ratio);
+    gates.push({ kind: 'gate', name: `${row.what}: 10x the work costs ${row.ratio.toFixed(1)}x (exponent)`, measured: k.toFixed(2), limit: '≤ 1.3', pass: k <= 1.3 });
+  }
+  const perCall = rows[3] as { ratio: number };
+  gates.push({ kind: 'gate', name: 'store: cost per call at 100,000 calls / at 10,000', measured: `${perCall.ratio.toFixed(2)}x`, limit: '≤ 1.5x', pass: perCall.ratio <= 1.5 });
+  results.growth = { wide: [wide4k, wide40k, wide400k], store: [store3k, store30k], perCall: [calls10k, calls100k] };
 }
 
 if (run('memory')) {

@@ -191,3 +191,25 @@ export async function benchParser(input: string, text: string, options: BenchPar
   rows.push({ ...base, mode: 'every frame', competitor: 'JSON.parse (final text, once)', totalMs: jsonMs, p99Us: 0, maxUs: jsonMs * 1000, method: 'measured' });
   return rows;
 }
+
+/**
+ * The issue's case: a wide array still open, its preview read after every 4-character fragment.
+ * `items` single-digit numbers (`[1,2,…`, two characters an item), so ten times the items is ten
+ * times the text. Best of `runs`.
+ */
+export function measureWideOpenArray(items: number, runs = 3): { items: number; bytes: number; fragments: number; totalMs: number } {
+  const text = `{"values":[${Array.from({ length: items }, (_, i) => i % 10).join(',')}]}`;
+  const frags = fragments(text, 4);
+  let totalMs = Infinity;
+  for (let r = 0; r < runs; r++) {
+    gc();
+    const t0 = performance.now();
+    const parser = createArgumentsParser({ keepText: false });
+    for (const f of frags) {
+      parser.append(f);
+      void parser.value;
+    }
+    totalMs = Math.min(totalMs, performance.now() - t0);
+  }
+  return { items, bytes: text.length, fragments: frags.length, totalMs };
+}

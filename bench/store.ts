@@ -6,6 +6,7 @@
 import { parse as partialJsonParse } from 'partial-json';
 import { initialToolStreamState, reduceToolEvent, type ToolStreamState } from '../src/core/reducer';
 import { createToolStreamStore } from '../src/core/store';
+import { callOf } from '../src/core/call-table';
 import { fragments, realisticArguments } from './inputs';
 
 export interface ThroughputRow {
@@ -97,4 +98,54 @@ export function benchThroughput(): ThroughputRow[] {
     row('store.dispatch + preview read per change', readingMs),
     row('naive reducer reparsing with partial-json', naiveMs),
   ];
+}
+
+/**
+ * A wide array still open, streamed through the store in 4-character fragments, with a subscriber
+ * that reads the preview of the call each event changed (as a card showing it does).
+ */
+export function measureWideThroughStore(items: number, runs = 3): { items: number; events: number; totalMs: number } {
+  const text = `{"values":[${Array.from({ length: items }, (_, i) => i % 10).join(',')}]}`;
+  const events: unknown[] = [{ type: 'tool.stream', phase: 'start', callId: 'wide', turnId: 't1', name: 'import' }];
+  for (let i = 0; i < text.length; i += 4) events.push({ type: 'tool.stream', phase: 'arguments-delta', callId: 'wide', delta: text.slice(i, i + 4) });
+  const totalMs = best(runs, () => {
+    const store = createToolStreamStore();
+    store.subscribe((state) => void callOf(state, 'wide')?.partialArguments);
+    const { dispatch } = store.getState();
+    for (const event of events) dispatch(event);
+  });
+  return { items, events: events.length, totalMs };
+}
+
+/** The events of `calls` short calls, one after another (start, three fragments, complete, settled). */
+function sessionOf(calls: number): unknown[] {
+  const events: unknown[] = [];
+  for (let i = 0; i < calls; i++) {
+    const callId = `c${i}`;
+    events.push({ type: 'tool.stream', phase: 'start', callId, turnId: `t${i >> 4}`, name: 'lookup' });
+    for (const delta of ['{"q":', `"item ${i}"`, '}']) events.push({ type: 'tool.stream', phase: 'arguments-delta', callId, delta });
+    events.push({ type: 'tool.stream', phase: 'arguments-complete', callId, arguments: { q: `item ${i}` } });
+    events.push({ type: 'tool.stream', phase: 'settled', callId, ok: true });
+  }
+  return events;
+}
+
+/**
+ * A store's cost per call as its session grows: a whole session of `calls` calls through the store
+ * (six events a call), divided by the calls; best of `runs`. A subscriber reads the changed call, as
+ * `useToolCall` does. Flat means a call costs the same in a long session as in a short one.
+ */
+export function measureCostPerCall(calls: number, runs = 3): { calls: number; usPerCall: number } {
+  const events = sessionOf(calls);
+  const ms = best(runs, () => {
+    const store = createToolStreamStore();
+    const { dispatch } = store.getState();
+    let id = 0;
+    store.subscribe((state) => void callOf(state, `c${id}`));
+    for (let i = 0; i < events.length; i++) {
+      id = i / 6 | 0;
+      dispatch(events[i]);
+    }
+  });
+  return { calls, usPerCall: (ms * 1000) / calls };
 }

@@ -16,7 +16,7 @@ import {
   resetArguments,
   settleArguments,
   updateToolCall,
-  type ToolCall,
+  type CallRecord,
 } from './tool-call';
 import type { ToolPreviewEvent } from './wire';
 
@@ -37,7 +37,7 @@ export function previewsCount(mode: PreviewMode, speaksStream: boolean): boolean
 }
 
 /** The call a preview event makes of `existing` (or a new call). Never throws. */
-export function applyPreview(existing: ToolCall | undefined, event: ToolPreviewEvent, now: number | undefined): ToolCall {
+export function applyPreview(existing: CallRecord | undefined, event: ToolPreviewEvent, now: number | undefined): CallRecord {
   const base =
     existing ??
     createToolCall({
@@ -62,7 +62,7 @@ export function applyPreview(existing: ToolCall | undefined, event: ToolPreviewE
 
   const text = event.arguments;
   const previous = base.argumentsText;
-  let next: ToolCall;
+  let next: CallRecord;
   if (text === previous && existing !== undefined) {
     next = updateToolCall(base, names);
   } else if (text.startsWith(previous) && base.arguments === undefined) {

@@ -8,11 +8,11 @@
  * after a tool does not invoke it").
  */
 import { isTerminalStatus, nextCallStatus } from './call-lifecycle';
-import { callOf, callRecord, emptyCallTable, setCall, TABLE, type CallTable } from './call-table';
+import { callOf, callRecord, emptyCallTable, getCall, orderOf, recordsOf, setCall, TABLE, type CallTable } from './call-table';
 import { snapshotJson } from './json-value';
 import { applyPreview, previewsCount, type PreviewMode } from './legacy-preview';
 import { TOOL_APPROVALS, type ApprovalMark, type LocalToolEvent, type ToolApproval } from './local-events';
-import { settleArguments, updateToolCall, type ToolCall, type ToolCallFields } from './tool-call';
+import { fromToolCall, settleArguments, updateToolCall, type CallRecord, type ToolCall, type ToolCallFields } from './tool-call';
 import { textWarning, TOOL_PHASES, type PhaseSpec, type PhaseStep, type ToolEventWarningCode } from './tool-phases';
 import { validateToolEvent } from './validate-event';
 import type { ToolEvent, ToolStreamEvent, ToolStreamPhase } from './wire';
@@ -111,40 +111,68 @@ export type ToolEventVerdict =
  * state = reduceToolEvent(state, { type: 'tool.stream', phase: 'start', callId: 'c1', turnId: 't1', name: 'search' });
  */
 export function initialToolStreamState(options: ToolStreamStateOptions = {}): ToolStreamState {
-  return Object.assign(Object.create(STATE) as ToolStreamState, {
-    order: Object.freeze([]) as readonly string[],
-    closed: false,
-    previewMode: options.previewMode ?? 'auto',
-    speaksStream: false,
-    lastSeq: undefined,
-    [TABLE]: emptyCallTable(),
-  });
+  return makeState({ closed: false, previewMode: options.previewMode ?? 'auto', speaksStream: false, lastSeq: undefined }, emptyCallTable());
 }
 
 /**
- * What every state shares: `calls`, built from the state's table when first read (a frozen
- * record, the same object on every read of that state), and a JSON form that includes it.
+ * `calls` and `order`, own and enumerable on every state (so a spread, `Object.assign` or
+ * `JSON.stringify` of a state keeps them), built from the state's table when first read: the
+ * record once per state, the order once per number of calls. Shared getters, so every state has
+ * one shape.
  */
-const STATE = {
-  get calls(): Readonly<Record<string, ToolCall>> {
-    return callRecord(tableOf(this as unknown as ToolStreamState));
+const CALLS_VIEW: PropertyDescriptor = {
+  get(this: ToolStreamState): Readonly<Record<string, ToolCall>> {
+    return callRecord(tableOf(this));
   },
-  toJSON(this: ToolStreamState) {
-    return { ...this, calls: this.calls };
-  },
+  enumerable: true,
 };
+const ORDER_VIEW: PropertyDescriptor = {
+  get(this: ToolStreamState): readonly string[] {
+    return orderOf(tableOf(this));
+  },
+  enumerable: true,
+};
+
+/** A state: `fields` (a store's actions too), the table, and the views built from it. */
+function makeState<S extends object>(fields: S, table: CallTable): S & ToolStreamState {
+  (fields as { [TABLE]?: CallTable })[TABLE] = table;
+  // Two defineProperty calls cost less than one defineProperties here.
+  Object.defineProperty(fields, 'calls', CALLS_VIEW);
+  Object.defineProperty(fields, 'order', ORDER_VIEW);
+  return fields as S & ToolStreamState;
+}
+
+/** The fields every state has (and its views), set by name; any other own field is carried over. */
+const STATE_FIELDS: Readonly<Record<string, 1>> = Object.assign(Object.create(null) as Record<string, 1>, {
+  closed: 1,
+  previewMode: 1,
+  speaksStream: 1,
+  lastSeq: 1,
+  calls: 1,
+  order: 1,
+});
+
+/** Tables built for states made elsewhere (plain objects with `calls` and `order`), once each. */
+const builtTables = new WeakMap<object, CallTable>();
 
 /** The table of a state; a state made elsewhere (a plain object) gets one built from its record. */
 function tableOf(state: ToolStreamState): CallTable {
   const own = (state as { [TABLE]?: CallTable })[TABLE];
   if (own !== undefined) return own;
-  let table = emptyCallTable();
-  for (const id of state.order) {
-    const call = Object.prototype.hasOwnProperty.call(state.calls, id) ? state.calls[id] : undefined;
-    if (call !== undefined) table = setCall(table, call);
+  let table = builtTables.get(state);
+  if (table === undefined) {
+    table = emptyCallTable();
+    for (const id of state.order) {
+      const call = Object.prototype.hasOwnProperty.call(state.calls, id) ? state.calls[id] : undefined;
+      if (call !== undefined) table = setCall(table, fromToolCall(call));
+    }
+    builtTables.set(state, table);
   }
   return table;
 }
+
+/** The reducer's record of a call in `state`. */
+const recordIn = (state: ToolStreamState, callId: string): CallRecord | undefined => getCall(tableOf(state), callId);
 
 /**
  * Reduce one session event into the state. Never throws; returns `state` itself for an event it
@@ -252,7 +280,7 @@ function judge(state: ToolStreamState, raw: unknown): Judged {
       return applied;
     case 'tool.preview': {
       if (!previewsCount(state.previewMode, state.speaksStream)) return ignore('tool.preview is superseded by tool.stream');
-      const call = callOf(state, event.callId);
+      const call = recordIn(state, event.callId);
       if (call?.source === 'stream') return ignore(`call '${event.callId}' is shown from tool.stream`);
       if (call !== undefined && isTerminalStatus(call.status)) {
         return reject('after-terminal', `${describeEvent(event)} arrived after the call was ${call.status}`);
@@ -270,7 +298,7 @@ function judgeStream(state: ToolStreamState, event: ToolStreamEvent, applied: Ju
   if (state.previewMode === 'preview') {
     return reject('wrong-mode', `${describeEvent(event)} arrived but the session is in preview mode`);
   }
-  const call = callOf(state, event.callId);
+  const call = recordIn(state, event.callId);
   if (event.phase === 'start') {
     if (call !== undefined && call.source === 'stream') {
       return reject('duplicate-start', `${describeEvent(event)}: the call has already started`);
@@ -327,7 +355,7 @@ function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown
   if (typeof callId !== 'string' || callId === '') return reject('malformed', 'markApproval: callId must be a non-empty string');
   const mark = copyMark(rawMark);
   if (typeof mark === 'string') return reject('malformed', `markApproval for call '${callId}': ${mark}`);
-  const call = callOf(state, callId);
+  const call = recordIn(state, callId);
   if (call === undefined) return reject('unknown-call', `markApproval for call '${callId}': no call '${callId}' has started`);
   const from = call.approval;
   if (from !== undefined && from !== 'awaiting' && mark.approval !== from) {
@@ -375,7 +403,7 @@ function copyMark(raw: unknown): CopiedMark | string {
   return out;
 }
 
-function sameMark(call: ToolCall, changes: Partial<ToolCallFields>): boolean {
+function sameMark(call: CallRecord, changes: Partial<ToolCallFields>): boolean {
   for (const key of Object.keys(changes) as (keyof ToolCallFields)[]) {
     const a = changes[key];
     const b = call[key];
@@ -388,20 +416,20 @@ function sameMark(call: ToolCall, changes: Partial<ToolCallFields>): boolean {
 
 /* ------------------------------------------------------------- applying */
 
-type Next = Partial<Pick<ToolStreamState, 'order' | 'closed' | 'speaksStream'>> & { table?: CallTable };
+type Next = Partial<Pick<ToolStreamState, 'closed' | 'speaksStream'>> & { table?: CallTable };
 
 const APPLIED: ToolEventVerdict = { outcome: 'applied' };
 
-/** A new state: every own field of `state` (a store's actions too), then what changed. */
+/** A new state: its own fields, every other own field of `state` (a store's actions too), the table. */
 function nextState<S extends ToolStreamState>(state: S, next: Next, seq: number | undefined): S {
-  const copy: { -readonly [K in keyof ToolStreamState]: ToolStreamState[K] } = Object.assign(Object.create(STATE) as ToolStreamState, state);
-  if (next.table !== undefined) (copy as { [TABLE]?: CallTable })[TABLE] = next.table;
-  else if ((state as { [TABLE]?: CallTable })[TABLE] === undefined) (copy as { [TABLE]?: CallTable })[TABLE] = tableOf(state);
-  if (next.order !== undefined) copy.order = next.order;
-  if (next.closed !== undefined) copy.closed = next.closed;
-  if (next.speaksStream !== undefined) copy.speaksStream = next.speaksStream;
-  copy.lastSeq = seq;
-  return copy as S;
+  const fields: Record<string, unknown> = {
+    closed: next.closed ?? state.closed,
+    previewMode: state.previewMode,
+    speaksStream: next.speaksStream ?? state.speaksStream,
+    lastSeq: seq,
+  };
+  for (const key in state) if (STATE_FIELDS[key] !== 1) fields[key] = state[key];
+  return makeState(fields, next.table ?? tableOf(state)) as unknown as S;
 }
 
 function apply<S extends ToolStreamState>(state: S, event: ToolEvent, now: number | undefined): { state: S; verdict: ToolEventVerdict } {
@@ -414,19 +442,19 @@ function apply<S extends ToolStreamState>(state: S, event: ToolEvent, now: numbe
   switch (event.type) {
     case 'closed':
       // seed 000: on final close, clear preview state from the public closed event.
-      return done({ table: emptyCallTable(), order: Object.freeze([]), closed: true });
+      return done({ table: emptyCallTable(), closed: true });
     case 'tool.preview': {
-      const existing = callOf(state, event.callId);
+      const existing = recordIn(state, event.callId);
       const call = applyPreview(existing, event, now);
       return done(placeCall(state, call), textWarning(existing, call).warning);
     }
     case 'tool.stream': {
       // The phase's own spec says what it does (tool-phases.ts).
-      const shown = callOf(state, event.callId);
+      const shown = recordIn(state, event.callId);
       const phase = event.phase;
-      const status = phase === 'start' ? 'pending' : (nextCallStatus((shown as ToolCall).status, phase) ?? (shown as ToolCall).status);
+      const status = phase === 'start' ? 'pending' : (nextCallStatus((shown as CallRecord).status, phase) ?? (shown as CallRecord).status);
       const spec = TOOL_PHASES[phase] as unknown as PhaseSpec<ToolStreamPhase>;
-      const step = spec.apply(shown as ToolCall, event as never, { now, status });
+      const step = spec.apply(shown as CallRecord, event as never, { now, status });
       return done({ speaksStream: true, ...placeCall(state, step.call) }, step.warning);
     }
     default:
@@ -434,10 +462,9 @@ function apply<S extends ToolStreamState>(state: S, event: ToolEvent, now: numbe
   }
 }
 
-function openCallsOf(state: ToolStreamState, turnId: string | undefined): ToolCall[] {
-  const open: ToolCall[] = [];
-  for (const id of state.order) {
-    const call = callOf(state, id) as ToolCall;
+function openCallsOf(state: ToolStreamState, turnId: string | undefined): CallRecord[] {
+  const open: CallRecord[] = [];
+  for (const call of recordsOf(tableOf(state))) {
     if (isTerminalStatus(call.status)) continue;
     // A legacy preview without a turn is cancelled by any interrupt (DESIGN "Legacy previews").
     if (turnId === undefined || call.turnId === turnId || (call.source === 'preview' && call.turnId === undefined)) {
@@ -448,10 +475,8 @@ function openCallsOf(state: ToolStreamState, turnId: string | undefined): ToolCa
 }
 
 /** Put a call in the state: new ones go to the end of `order`; replacements keep their place. */
-function placeCall(state: ToolStreamState, call: ToolCall): { table: CallTable; order?: readonly string[] } {
-  const known = callOf(state, call.callId) !== undefined;
-  const table = setCall(tableOf(state), call);
-  return known ? { table } : { table, order: Object.freeze([...state.order, call.callId]) };
+function placeCall(state: ToolStreamState, call: CallRecord): { table: CallTable } {
+  return { table: setCall(tableOf(state), call) };
 }
 
 function describeEvent(event: ToolEvent): string {

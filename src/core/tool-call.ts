@@ -97,7 +97,9 @@ export interface ToolCallFields {
 }
 
 /**
- * One call as the UI shows it: the reducer's fields plus its argument text and a live preview. Frozen; a new object whenever the call changes.
+ * One call as the UI shows it: the reducer's fields plus its argument text and a live preview. A
+ * plain, frozen object (spread, `structuredClone` and `JSON.stringify` keep every field); a new
+ * object whenever the call changes.
  *
  * @example
  * const call: ToolCall | undefined = useToolCall('c1');
@@ -132,6 +134,11 @@ interface Preview {
 
 const EMPTY_TEXT = (): SharedText => ({ pieces: [], joined: '', joinedCount: 0 });
 
+/**
+ * The reducer's record of a call: the fields, and the text and preview built lazily from the
+ * parser. Readers never see it: `toCall()` gives them a plain, frozen copy, made once per record
+ * (so a preview is built only for calls someone reads, and only once).
+ */
 class ToolCallRecord implements ToolCall {
   readonly callId: string;
   readonly name: string;
@@ -166,6 +173,7 @@ class ToolCallRecord implements ToolCall {
   #ownText: string | undefined;
   #slot: ParserSlot | undefined;
   #preview: Preview | undefined;
+  #plain: ToolCall | undefined;
 
   constructor(f: ToolCallFields, text: SharedText, textCount: number, changes?: Partial<ToolCallFields>) {
     // Assigned one by one so that every call object shares one shape (fast property access);
@@ -224,6 +232,43 @@ class ToolCallRecord implements ToolCall {
 
   get writingPath(): ArgumentsPath | undefined {
     return this.#previewOf().path;
+  }
+
+  /** The call as readers see it: a plain, frozen object with every field, made once. */
+  toCall(): ToolCall {
+    return (this.#plain ??= Object.freeze({
+      callId: this.callId,
+      name: this.name,
+      turnId: this.turnId,
+      status: this.status,
+      source: this.source,
+      location: this.location,
+      risk: this.risk,
+      parentCallId: this.parentCallId,
+      arguments: this.arguments,
+      argumentsText: this.argumentsText,
+      partialArguments: this.partialArguments,
+      writingPath: this.writingPath,
+      argumentsError: this.argumentsError,
+      argumentsMismatch: this.argumentsMismatch,
+      duplicateKeyPath: this.duplicateKeyPath,
+      progress: this.progress,
+      output: this.output,
+      outputPreliminary: this.outputPreliminary,
+      ok: this.ok,
+      code: this.code,
+      message: this.message,
+      approval: this.approval,
+      approvedArguments: this.approvedArguments,
+      approvalEdited: this.approvalEdited,
+      approvalGrant: this.approvalGrant,
+      approvalReason: this.approvalReason,
+      cancelledBy: this.cancelledBy,
+      lateOutcome: this.lateOutcome,
+      startedAt: this.startedAt,
+      issuedAt: this.issuedAt,
+      endedAt: this.endedAt,
+    }));
   }
 
   /** A new call object with `changes`, sharing this one's text. */
@@ -302,7 +347,7 @@ export type NewToolCall = Pick<ToolCallFields, 'callId' | 'name' | 'turnId' | 's
   Partial<Pick<ToolCallFields, 'parentCallId'>>;
 
 /** Create a call with no argument text, arguments or outcome yet. */
-export function createToolCall(start: NewToolCall): ToolCall {
+export function createToolCall(start: NewToolCall): CallRecord {
   const fields: ToolCallFields = {
     parentCallId: undefined,
     ...start,
@@ -329,22 +374,29 @@ export function createToolCall(start: NewToolCall): ToolCall {
   return new ToolCallRecord(fields, EMPTY_TEXT(), 0);
 }
 
-// The reducer's view of a call object: the operations that make the next one.
-const record = (call: ToolCall) => call as ToolCallRecord;
+/**
+ * A record for a call read from a state made elsewhere (a plain object, such as a JSON copy): its
+ * fields, and its text, from which the preview is rebuilt when read.
+ */
+export function fromToolCall(call: ToolCall): CallRecord {
+  const text = typeof call.argumentsText === 'string' ? call.argumentsText : '';
+  return new ToolCallRecord(call, { pieces: text === '' ? [] : [text], joined: text, joinedCount: text === '' ? 0 : 1 }, text === '' ? 0 : 1);
+}
 
-/** A new call object with `changes` applied; the old one is untouched. */
-export const updateToolCall = (call: ToolCall, changes: Partial<ToolCallFields>): ToolCall => record(call).with(changes);
+/** The reducer's record of a call (internal: readers get `toCall()`'s plain copy). */
+export type CallRecord = ToolCallRecord;
 
-/** Append argument text; the new call's `argumentsError` tells if the text can never become JSON. */
-export const appendArguments = (call: ToolCall, delta: string, changes: Partial<ToolCallFields>): ToolCall =>
-  record(call).append(delta, changes);
+/** A new call record with `changes` applied; the old one is untouched. */
+export const updateToolCall = (call: CallRecord, changes: Partial<ToolCallFields>): CallRecord => call.with(changes);
+
+/** Append argument text; the new record's `argumentsError` tells if the text can never become JSON. */
+export const appendArguments = (call: CallRecord, delta: string, changes: Partial<ToolCallFields>): CallRecord => call.append(delta, changes);
 
 /** Replace the argument text (a legacy preview that does not extend the previous text). */
-export const resetArguments = (call: ToolCall, text: string, changes: Partial<ToolCallFields>): ToolCall =>
-  record(call).replaceText(text, changes);
+export const resetArguments = (call: CallRecord, text: string, changes: Partial<ToolCallFields>): CallRecord => call.replaceText(text, changes);
 
 /** Whether the call's argument text is one whole JSON value. */
-export const argumentsAreComplete = (call: ToolCall): boolean => record(call).textIsComplete;
+export const argumentsAreComplete = (call: CallRecord): boolean => call.textIsComplete;
 
 /** End argument streaming, keeping the last preview and releasing the parser. */
-export const settleArguments = (call: ToolCall, changes: Partial<ToolCallFields>): ToolCall => record(call).settle(changes);
+export const settleArguments = (call: CallRecord, changes: Partial<ToolCallFields>): CallRecord => call.settle(changes);

@@ -18,8 +18,8 @@ import {
   resetArguments,
   settleArguments,
   updateToolCall,
+  type CallRecord,
   type LateOutcome,
-  type ToolCall,
   type ToolCallFields,
 } from './tool-call';
 import type { ToolStreamEvent, ToolStreamPhase } from './wire';
@@ -90,7 +90,7 @@ export type ToolEventWarningCode = 'invalid-arguments' | 'arguments-mismatch' | 
  * const step: PhaseStep = TOOL_PHASES.progress.apply(call, event, { now: 5, status: 'issued' });
  */
 export interface PhaseStep {
-  call: ToolCall;
+  call: CallRecord;
   warning?: { code: ToolEventWarningCode; reason: string };
 }
 
@@ -136,7 +136,7 @@ export interface PhaseSpec<P extends ToolStreamPhase> {
    * is where `moves` takes it.
    */
   readonly apply: (
-    call: P extends 'start' ? ToolCall | undefined : ToolCall,
+    call: P extends 'start' ? CallRecord | undefined : CallRecord,
     event: PhaseEvent<P>,
     context: { now: number | undefined; status: ToolCallStatus },
   ) => PhaseStep;
@@ -267,7 +267,7 @@ export function isToolStreamPhase(phase: unknown): phase is ToolStreamPhase {
 /* ---------------------------------------------------------- the hard steps */
 
 /** A warning the moment a call's argument text first turns out not to be JSON, or first repeats a key. */
-export function textWarning(before: ToolCall | undefined, after: ToolCall): Pick<PhaseStep, 'warning'> {
+export function textWarning(before: CallRecord | undefined, after: CallRecord): Pick<PhaseStep, 'warning'> {
   if (after.argumentsError !== undefined && after.argumentsError !== before?.argumentsError) {
     return { warning: { code: 'invalid-arguments', reason: `call '${after.callId}': the argument text is not valid JSON: ${after.argumentsError}` } };
   }
@@ -284,7 +284,7 @@ const duplicateReason = (callId: string, path: readonly (string | number)[]) =>
  * `arguments-complete`: the final value (a JSON value, or JSON text as a string), compared with
  * the streamed text. A final value that disagrees is kept, marked and reported (DESIGN "The wire").
  */
-function completeArguments(call: ToolCall, e: PhaseEvent<'arguments-complete'>, { now, status }: { now: number | undefined; status: ToolCallStatus }): PhaseStep {
+function completeArguments(call: CallRecord, e: PhaseEvent<'arguments-complete'>, { now, status }: { now: number | undefined; status: ToolCallStatus }): PhaseStep {
   const final = finalArguments(e.arguments);
   if (!final.ok) {
     return {
