@@ -306,7 +306,8 @@ describe('a validator whose output is not JSON', () => {
   ])('answers FAILED for %s, never asks the person and never runs: what runs must be what can be shown', async (_what, validate, args, reason) => {
     const { host, asked } = reviewingHost();
     const run = vi.fn();
-    host.register({ name: 'odd', validate: validate as StandardSchemaV1<unknown, Record<string, unknown>>, confirm: true, run });
+    // parameters by hand: a Date has no JSON Schema to derive, and that is not what this test is about.
+    host.register({ name: 'odd', parameters: { type: 'object' }, validate: validate as StandardSchemaV1<unknown, Record<string, unknown>>, confirm: true, run });
     const result = await host.call(call('odd', args));
     expect(result).toMatchObject({ ok: false, code: 'FAILED' });
     const message = result.ok ? '' : (result.message ?? '');
@@ -319,7 +320,7 @@ describe('a validator whose output is not JSON', () => {
   it('answers FAILED the same way without a confirmation: the state could not show what would run', async () => {
     const host = createAppToolHost({ clock: createManualClock() });
     const run = vi.fn();
-    host.register({ name: 'when', validate: z.object({ when: z.coerce.date() }), run });
+    host.register({ name: 'when', parameters: { type: 'object' }, validate: z.object({ when: z.coerce.date() }), run });
     await expect(host.call(call('when', { when: '2025-01-01' }))).resolves.toMatchObject({ ok: false, code: 'FAILED' });
     expect(run).not.toHaveBeenCalled();
   });
