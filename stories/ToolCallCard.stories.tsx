@@ -264,3 +264,57 @@ export const RanArgumentsEdited = fixed(
     },
   },
 );
+
+/** A web search whose runtime sends what it found so far, then the final result (AI SDK, AG-UI, hosted tools). */
+const searchOutputs = {
+  schema: { properties: { found: { title: 'Pages found' }, top: { title: 'Best match' } } },
+  running: [
+    e.start('c1', { name: 'web_search', turnId: 'turn-1', location: 'server', risk: 'low' }),
+    ...argumentDeltas('c1', '{"query":"tides"}'),
+    pause(300),
+    e.complete('c1', { query: 'tides' }),
+    pause(900),
+    e.progress('c1', undefined, { output: { found: 2, top: 'tides.example/today' } }),
+  ],
+};
+
+export const OutputPreliminary = fixed(searchOutputs.running, {
+  args: { outputSchema: searchOutputs.schema },
+  play: async ({ canvasElement, canvas }) => {
+    const output = canvas.getByRole('group', { name: 'Output (Preliminary)' });
+    await expect(within(output).getByText('Pages found')).toBeVisible();
+    await expect(within(card(canvasElement)).getByText('Preliminary')).toBeVisible();
+    await expect(card(canvasElement).dataset['status']).toBe('issued');
+  },
+});
+
+export const OutputFinal = fixed([...searchOutputs.running, e.settled('c1', true, undefined, { output: { found: 7, top: 'tides.example/week' } })], {
+  args: { outputSchema: searchOutputs.schema },
+  play: async ({ canvasElement, canvas }) => {
+    const output = canvas.getByRole('group', { name: 'Output' });
+    await expect(within(output).getByText('Best match')).toBeVisible();
+    await expect(within(output).getByText('tides.example/week', { exact: false })).toBeVisible();
+    await expect(within(card(canvasElement)).queryByText('Preliminary')).toBeNull();
+  },
+});
+
+export const OutputLargeCollapsed = fixed(
+  [...(states['settledOk'] as unknown[]).slice(0, -1), e.settled('c1', true, undefined, { output: Array.from({ length: 250 }, (_, i) => ({ flight: `TG${100 + i}`, fare: 180 + i })) })],
+  {
+    play: async ({ canvas }) => {
+      await expect(canvas.queryByRole('group', { name: 'Output' })).toBeNull();
+      const toggle = canvas.getByRole('button', { name: '250 items' });
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await userEvent.click(toggle);
+      await expect(canvas.getByRole('group', { name: 'Output' })).toBeVisible();
+      await expect(canvas.getByText('TG100', { exact: false })).toBeVisible();
+    },
+  },
+);
+
+export const OutputNoneOnSettled = fixed([...searchOutputs.running, e.settled('c1', true)], {
+  play: async ({ canvasElement, canvas }) => {
+    await expect(card(canvasElement).dataset['status']).toBe('settled');
+    await expect(canvas.queryByRole('group', { name: /^Output/ })).toBeNull();
+  },
+});

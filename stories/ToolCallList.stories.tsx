@@ -204,3 +204,41 @@ export const MatrixOfStatesDark: Story = {
     await checkMatrix?.(context);
   },
 };
+
+/** Outputs as a runtime that has them sends them (AI SDK, AG-UI, hosted tools): preliminary, then final. */
+const outputEvents = () => [
+  e.start('o1', { name: 'web_search', turnId: 'turn-1', location: 'server' }),
+  e.delta('o1', '{"query":"tides"}'),
+  e.complete('o1', { query: 'tides' }),
+  e.progress('o1', undefined, { output: { found: 2 } }),
+  pause(300),
+  e.start('o2', { name: 'read_file', turnId: 'turn-1', location: 'server' }),
+  e.complete('o2', { path: 'notes/tides.md' }),
+  pause(300),
+  e.settled('o1', true, undefined, { output: { found: 7, top: 'tides.example/week' } }),
+  e.settled('o2', false, 'FAILED', { message: 'notes/tides.md does not exist' }),
+  e.start('o3', { name: 'send_email', turnId: 'turn-1', location: 'server' }),
+  e.complete('o3', { to: 'ada@example.test' }),
+  e.progress('o3', undefined, { output: { queued: true } }),
+  pause(300),
+  // A server that sends no output: the preliminary one is not left standing as the result.
+  e.settled('o3', true),
+];
+
+/** Each card shows its call's output: a preliminary one marked while it runs, the final one once settled, a failure's message. */
+export const Outputs: Story = {
+  render: ({ speed, ...args }) => (
+    <Scripted script={() => eventScript(outputEvents())} speed={speed}>
+      <ToolCallList {...args} />
+    </Scripted>
+  ),
+  play: async ({ canvasElement, canvas }) => {
+    await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'settled']), { timeout: 30_000 });
+    const [search, read, send] = cards(canvasElement) as [HTMLElement, HTMLElement, HTMLElement];
+    await expect(within(within(search).getByRole('group', { name: 'Output' })).getByText('tides.example/week', { exact: false })).toBeVisible();
+    await expect(within(read).getByText('notes/tides.md does not exist')).toBeVisible();
+    await expect(within(read).queryByRole('group', { name: /^Output/ })).toBeNull();
+    await expect(within(send).queryByRole('group', { name: /^Output/ })).toBeNull();
+    await expect(canvas.queryByText('Preliminary')).toBeNull();
+  },
+};

@@ -37,12 +37,11 @@ export {
   ToolCallApproval,
   ToolCallError,
   ToolCallInput,
-  ToolCallOutput,
   ToolRenderBoundary,
   type ToolCallApprovalProps,
   type ToolCallErrorProps,
   type ToolCallInputProps,
-  type ToolCallOutputProps,
   type ToolRenderBoundaryProps,
 } from './tool-call-parts';
+export { ToolCallOutput, type ToolCallOutputProps } from './tool-call-output';
 export { ToolCallView, type ToolCallViewProps } from './tool-call-view';

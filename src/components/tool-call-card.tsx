@@ -9,7 +9,8 @@ import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useToolCall } from '../hooks/use-tool-call';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { cx } from './cx';
-import { ToolCallApproval, ToolCallInput, ToolCallOutput } from './tool-call-parts';
+import { ToolCallOutput } from './tool-call-output';
+import { ToolCallApproval, ToolCallInput } from './tool-call-parts';
 import type { ToolgateLabels } from '../hooks/labels';
 import { ToolProgress } from './tool-progress';
 import { ToolStatusBadge } from './tool-status-badge';
@@ -26,14 +27,16 @@ export interface ToolCallCardProps extends Omit<ComponentPropsWithoutRef<'articl
   store?: ToolStreamStore;
   /** The tool's JSON Schema, for field labels and pending required fields. */
   schema?: ArgumentsSchema | undefined;
+  /** The JSON Schema of the tool's output, for the output's field labels. */
+  outputSchema?: ArgumentsSchema | undefined;
   /** The clock for the running time of an open call (the store's, if it has its own). */
   clock?: ToolgateClock;
 }
 
 /**
  * One call: its name, status, live arguments, progress, result code, time taken, and how it
- * ended (cancelled by whom, a late outcome after a cancel, the model's reason for stopping);
- * for an app tool this page ran, its output; while it waits for a person, Approve and Deny
+ * ended (cancelled by whom, a late outcome after a cancel, the model's reason for stopping, a
+ * failure's message); its output as a tree (a preliminary one marked, a large one collapsed); while it waits for a person, Approve and Deny
  * (`<ToolCallApproval>`) or the tool's own input (`<ToolCallInput>`).
  * Re-renders only when its own call changes. Renders nothing for an unknown call id.
  *
@@ -41,7 +44,7 @@ export interface ToolCallCardProps extends Omit<ComponentPropsWithoutRef<'articl
  * <ToolCallCard callId="call-1" schema={tools.search.parameters} />
  */
 export const ToolCallCard = memo(
-  forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ callId, store, schema, clock, className, ...rest }, ref) {
+  forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ callId, store, schema, outputSchema, clock, className, ...rest }, ref) {
     const call = useToolCall(callId, store);
     // For an app tool this page ran, its own answer says why it failed when the server's settled does not.
     const { result: appResult } = useAppToolCall(callId);
@@ -110,7 +113,7 @@ export const ToolCallCard = memo(
             {labels.modelStopped} <span>{call.message}</span>
           </p>
         )}
-        <ToolCallOutput callId={callId} />
+        <ToolCallOutput callId={callId} store={store} schema={outputSchema} />
         <ToolCallApproval callId={callId} />
         <ToolCallInput callId={callId} />
       </article>

@@ -2,10 +2,8 @@ import { Component, useId, type ComponentPropsWithoutRef, type ErrorInfo, type R
 import type { AppToolHost } from '../core/app-tool-host';
 import type { ConfirmationController } from '../core/confirmation-types';
 import { formatNumber, useLabels } from '../hooks/labels';
-import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useCallApproval } from '../hooks/use-call-approval';
 import { usePersonRequest, type PersonRequest } from '../hooks/use-human-tool';
-import { ArgumentsPreview } from './arguments-preview';
 import { cx } from './cx';
 
 /* ------------------------------------------------------------- the error card */
@@ -195,42 +193,6 @@ export function ToolCallInput({ callId, host, className, ...rest }: ToolCallInpu
       <ToolRenderBoundary toolName={request.toolName} resetKey={request}>
         <PersonInputBody key={request.callId} request={request} />
       </ToolRenderBoundary>
-    </div>
-  );
-}
-
-/* ------------------------------------------------------------------ output */
-
-/**
- * Props of {@link ToolCallOutput}.
- *
- * @example
- * const props: ToolCallOutputProps = { callId: 'c1' };
- */
-export interface ToolCallOutputProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
-  callId: string;
-  /** Default: the provider's app-tool host. */
-  host?: AppToolHost;
-}
-
-/**
- * The output of an app-tool call this page ran (the server's `settled` carries none): joined by
- * call id from the host. Renders nothing for a server tool, a failure or an empty (`null`) output.
- *
- * @example
- * <ToolCallOutput callId={callId} />
- */
-export function ToolCallOutput({ callId, host, className, ...rest }: ToolCallOutputProps) {
-  const { result } = useAppToolCall(callId, host);
-  const labels = useLabels();
-  if (!result?.ok || result.output === null) return null;
-  // Not a landmark: a page holds many cards, and landmarks must be told apart. The tree is the group named Output.
-  return (
-    <div {...rest} className={cx('toolgate-card-output', className)}>
-      <span className="toolgate-card-output-label" aria-hidden="true">
-        {labels.output}
-      </span>
-      <ArgumentsPreview value={result.output} complete aria-label={labels.output} />
     </div>
   );
 }

@@ -66,8 +66,10 @@ export interface ToolgateLabels {
   awaitingApproval: string;
   /** A call whose approval waits behind others shown first (Approve works once it is shown). */
   approvalQueued: (count: number, formatted: string) => string;
-  /** The output of an app tool this page ran. */
+  /** A call's output: the result its runtime sent, or the answer of an app tool this page ran. */
   output: string;
+  /** Marks an output sent while the call still runs (a preliminary result, replaced by the next). */
+  outputPreliminary: string;
   /** Final arguments that contradict the text streamed before them (the final ones are kept and shown). */
   argumentsMismatch: string;
   /** A key the argument text wrote twice in one object: `path` is where (`amount`, `legs[0].from`). */
@@ -147,6 +149,7 @@ export const defaultLabels: ToolgateLabels = {
   awaitingApproval: 'Awaiting approval',
   approvalQueued: (count, formatted) => (count === 1 ? 'After 1 earlier request' : `After ${formatted} earlier requests`),
   output: 'Output',
+  outputPreliminary: 'Preliminary',
   argumentsMismatch: 'The final arguments differ from the text streamed before them. The final arguments are shown.',
   duplicateKey: (path) => `The key ${path} is written twice: the last value counts, not the first one shown.`,
   ranArguments: 'Arguments that ran',
