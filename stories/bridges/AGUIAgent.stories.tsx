@@ -134,5 +134,11 @@ export const ToolsAndApproval: Story = {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(canvas.getByTestId('run')).toHaveTextContent('Run: done'), { timeout: 10_000 });
     await expect(cards().map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'settled']);
+    // Each card shows its call's output: the server's weather, the page's own answer, the deletion.
+    const outputOf = (card: HTMLElement) => within(card).getByRole('group', { name: 'Output', hidden: true });
+    const [weather, title, deleted] = cards() as [HTMLElement, HTMLElement, HTMLElement];
+    await expect(outputOf(weather)).toHaveTextContent('clear');
+    await expect(outputOf(title)).toHaveTextContent('Oslo: clear');
+    await expect(outputOf(deleted)).toHaveTextContent('/tmp/forecast.txt');
   },
 };

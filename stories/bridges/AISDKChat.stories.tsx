@@ -126,6 +126,12 @@ export const ToolsAndApproval: Story = {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(cards().map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'settled']), { timeout: 10_000 });
     await waitFor(() => expect(canvas.getByRole('list', { name: 'Messages' })).toHaveTextContent('Done: the old forecast is gone.'));
+    // Each card shows its call's output: the server's weather, the page's own answer, the deletion.
+    const outputOf = (card: HTMLElement) => within(card).getByRole('group', { name: 'Output', hidden: true });
+    const [weather, title, deleted] = cards() as [HTMLElement, HTMLElement, HTMLElement];
+    await expect(outputOf(weather)).toHaveTextContent('clear');
+    await expect(outputOf(title)).toHaveTextContent('Oslo: clear');
+    await expect(outputOf(deleted)).toHaveTextContent('/tmp/forecast.txt');
   },
 };
 
