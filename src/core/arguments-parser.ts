@@ -18,6 +18,20 @@
  * - keys such as `__proto__` are ordinary own keys, as `JSON.parse` makes them.
  */
 import { defineOwn } from './json-value';
+import {
+  ESCAPES,
+  HEX_RE,
+  LITERALS,
+  LITERAL_VALUES,
+  NUMBER_RE,
+  describeChar,
+  isHighSurrogate,
+  isLowSurrogate,
+  isNumberChar,
+  isWhitespace,
+} from './json-text';
+import { EXACT_ENTRIES, type Frame, anyElements, shownEntries, wideSnapshot } from './parser-frame';
+import { type TextLog, createTextLog } from './text-log';
 
 /**
  * Why argument text can never become valid JSON, and where.
@@ -106,65 +120,6 @@ const enum Mode {
   Literal,
 }
 
-interface Frame {
-  isArray: boolean;
-  /** Completed items (arrays) or entries (objects); frozen and handed out when the container closes. */
-  items: unknown[];
-  obj: Record<string, unknown>;
-  /** The completed key whose value is being read (objects). */
-  key: string | undefined;
-  /** `obj` has an own `__proto__` key, which `Object.assign` would turn into a prototype. */
-  protoKey: boolean;
-  /** Bumped whenever a completed child is added, to know when `snap` is stale. */
-  version: number;
-  /** Distinct keys of `obj` (objects; arrays count `items`). */
-  size: number;
-  snap: unknown;
-  snapVersion: number;
-  snapChild: Maybe;
-  /** How many entries `snap` shows once the container is wide (see `shownEntries`); -1 before. */
-  snapShown: number;
-}
-
-/**
- * Up to this many entries an open container's preview shows every completed entry and the one
- * being written, rebuilt whenever it changes.
- */
-const EXACT_ENTRIES = 1024;
-
-/**
- * How many of `n` completed entries a wide open container's preview shows: all of them below
- * `EXACT_ENTRIES`; beyond, `n` rounded down to a step of 1/8 of its power of two, and not the entry
- * being written. A frozen preview cannot share storage with the next one, so rebuilding a wide
- * container's copy on every read would cost its whole width per fragment (quadratic over the
- * stream). Rebuilt only at these steps, the copies cost about 24 pointers per entry over the whole
- * stream, whatever the reading: linear. The preview stays a function of the text alone (never of
- * when it was read), trails the text by less than 1/8 of the container, and never contradicts the
- * final value (it shows completed entries, as they are). Once the container closes it is whole.
- */
-function shownEntries(n: number): number {
-  if (n < EXACT_ENTRIES) return n;
-  const step = 1 << (31 - Math.clz32(n) - 3);
-  return n - (n & (step - 1));
-}
-
-const LITERALS = { t: 'true', f: 'false', n: 'null' } as const;
-const LITERAL_VALUES: Record<string, boolean | null> = { true: true, false: false, null: null };
-const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const HEX_RE = /[0-9a-fA-F]/;
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-const isNumberChar = (c: number) => (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
-const isWhitespace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
-
-function describeChar(ch: string): string {
-  const code = ch.charCodeAt(0);
-  if (code < 0x20 || code === 0x7f) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  return ch === "'" ? `"'"` : `'${ch}'`;
-}
-
 /**
  * Create an incremental parser for streamed argument JSON.
  *
@@ -215,7 +170,7 @@ class IncrementalParser implements ArgumentsParser {
 
   // The token being read.
   #strIsKey = false;
-  readonly #str: TextLog = new PieceLog(); // the string's decoded text so far
+  readonly #str: TextLog = createTextLog(); // the string's decoded text so far
   // A high surrogate that ended the decoded text so far, held out of `str` until the next
   // character: its low half may come in the next fragment, and a preview never shows half a pair.
   #heldHigh = '';
@@ -230,7 +185,7 @@ class IncrementalParser implements ArgumentsParser {
   #snapshot: unknown = undefined;
 
   constructor(keepText: boolean) {
-    this.#textLog = keepText ? new PieceLog() : undefined;
+    this.#textLog = keepText ? createTextLog() : undefined;
   }
 
   push(delta: string): unknown {
@@ -618,104 +573,3 @@ class IncrementalParser implements ArgumentsParser {
   }
 }
 
-/**
- * An empty array that holds any value as it is: an array V8 first fills with numbers alone keeps
- * them unboxed, and then boxes every one each time it is frozen; this one boxes each once, as it
- * is pushed, so the copies and the final freeze only copy pointers.
- */
-function anyElements(): unknown[] {
-  const items: unknown[] = [null];
-  items.pop();
-  return items;
-}
-
-/** The first `shown` completed entries of a wide open container, frozen. */
-function wideSnapshot(f: Frame, shown: number): unknown {
-  if (f.isArray) return Object.freeze(f.items.slice(0, shown));
-  const o: Record<string, unknown> = {};
-  const keys = Object.keys(f.obj);
-  for (let i = 0; i < shown; i++) defineOwn(o, keys[i] as string, f.obj[keys[i] as string]);
-  return Object.freeze(o);
-}
-
-/**
- * Text built from pieces: pushing is O(1), and reading joins only what came since the last
- * read, so a preview read once per frame of a long string costs O(total length) overall.
- *
- * @example
- * const log: TextLog = createTextLog();
- * log.push('{"q":');
- * log.push('"cats"}');
- * log.read() // '{"q":"cats"}'
- */
-export interface TextLog {
-  push(piece: string): void;
-  /** The whole text so far. */
-  read(): string;
-  /** The whole text, and start again from empty. */
-  take(): string;
-}
-
-/**
- * Create a {@link TextLog}: text built from pieces, joined lazily on read.
- *
- * @example
- * const log = createTextLog();
- * for (const delta of deltas) log.push(delta);
- * const text = log.read();
- */
-export function createTextLog(): TextLog {
-  return new PieceLog();
-}
-
-/** Pieces a text log holds before it joins them into its head. */
-const CHUNK_PIECES = 1024;
-
-class PieceLog implements TextLog {
-  #head = '';
-  // Reused, never replaced or truncated (setting an array's length is slow): `count` says how
-  // much of it holds pieces of the current text.
-  readonly #tail: string[] = [];
-  #count = 0;
-
-  push(piece: string): void {
-    this.#tail[this.#count++] = piece;
-    // Fold a long run of pieces into the head: the pieces array stays short (a large array of
-    // young strings costs the garbage collector more than one joined chunk), and the head is a
-    // rope of one node per chunk, not per piece.
-    if (this.#count === CHUNK_PIECES) this.read();
-  }
-
-  read(): string {
-    if (this.#count > 0) {
-      this.#head = this.#joined();
-      this.#count = 0;
-    }
-    return this.#head;
-  }
-
-  take(): string {
-    const text = this.#joined();
-    this.#head = '';
-    this.#count = 0;
-    return text;
-  }
-
-  #joined(): string {
-    const head = this.#head;
-    const tail = this.#tail;
-    const count = this.#count;
-    // Most strings are a few pieces long; a generic join costs more than concatenating them.
-    switch (count) {
-      case 0:
-        return head;
-      case 1:
-        return head + (tail[0] as string);
-      case 2:
-        return head + (tail[0] as string) + (tail[1] as string);
-      default:
-        // Only the first `count` slots are this text's (see `tail`).
-        return head + (tail.length === count ? tail : tail.slice(0, count)).join('');
-    }
-  }
-}
