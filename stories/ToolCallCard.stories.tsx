@@ -229,6 +229,22 @@ export const DuplicateKey = fixed(
   },
 );
 
+/** The call waits for a person: its badge says "Awaiting approval", never "Running", until they decide. */
+export const AwaitingApproval = fixed(
+  [
+    ...callEvents('c1', { name: 'cancel_booking', arguments: { booking: 'H-5521' }, outcome: 'open', risk: 'high' }),
+    (store: ToolStreamStore) => store.getState().markApproval('c1', { approval: 'awaiting' }),
+  ],
+  {
+    play: async ({ canvasElement }) => {
+      const badge = card(canvasElement).querySelector('.toolgate-badge');
+      await waitFor(() => expect(badge).toHaveTextContent('Awaiting approval'));
+      await expect(badge).toHaveAttribute('data-approval', 'awaiting');
+      await expect(within(card(canvasElement)).queryByText('Running')).toBeNull();
+    },
+  },
+);
+
 /** The server's gate pinned the version before it ran: the card shows the arguments that ran, marked. */
 export const RanArgumentsRewritten = fixed(
   [

@@ -12,6 +12,7 @@ const meta = {
   argTypes: {
     status: { control: 'select', options: ['pending', 'streaming', 'issued', 'settled', 'cancelled', 'failed'] },
     code: { control: 'select', options: [undefined, 'INTERRUPTED', 'REJECTED', 'INVALID', 'TIMEOUT', 'FAILED'] },
+    approval: { control: 'select', options: [undefined, 'awaiting', 'approved', 'denied', 'expired'] },
   },
 } satisfies Meta<typeof ToolStatusBadge>;
 export default meta;
@@ -24,6 +25,8 @@ const says = (text: string, outcome: string): Story['play'] => async ({ canvas }
 export const Pending: Story = { args: { status: 'pending' }, play: says('Waiting', 'open') };
 export const Streaming: Story = { args: { status: 'streaming' }, play: says('Writing arguments', 'open') };
 export const Issued: Story = { args: { status: 'issued' }, play: says('Running', 'open') };
+/** Issued, but waiting for a person: never "Running" until they approve. */
+export const AwaitingApproval: Story = { args: { status: 'issued', approval: 'awaiting' }, play: says('Awaiting approval', 'open') };
 export const SettledOk: Story = { args: { status: 'settled', ok: true }, play: says('Done', 'ok') };
 export const SettledInterrupted: Story = { args: { status: 'settled', ok: false, code: 'INTERRUPTED' }, play: says('Interrupted', 'error') };
 export const SettledRejected: Story = { args: { status: 'settled', ok: false, code: 'REJECTED' }, play: says('Rejected', 'error') };

@@ -68,7 +68,7 @@ export const ToolCallCard = memo(
           <span id={nameId} className="toolgate-card-name">
             {call.name}
           </span>
-          <ToolStatusBadge status={status} ok={call.ok} code={call.code} />
+          <ToolStatusBadge status={status} ok={call.ok} code={call.code} approval={call.approval} />
           {call.location && <span className="toolgate-chip">{labels.location[call.location]}</span>}
           {call.risk && (
             <span className="toolgate-chip" data-risk={call.risk}>

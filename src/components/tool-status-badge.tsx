@@ -1,5 +1,6 @@
 import { forwardRef, type ComponentPropsWithoutRef } from 'react';
 import type { ToolCallStatus } from '../core/call-lifecycle';
+import type { ToolApproval } from '../core/local-events';
 import { callOutcome, statusText, useLabels } from '../hooks/labels';
 import { cx } from './cx';
 
@@ -7,7 +8,7 @@ import { cx } from './cx';
  * Props of {@link ToolStatusBadge}.
  *
  * @example
- * <ToolStatusBadge status={call.status} ok={call.ok} code={call.code} />
+ * <ToolStatusBadge status={call.status} ok={call.ok} code={call.code} approval={call.approval} />
  */
 export interface ToolStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'span'>, 'children'> {
   status: ToolCallStatus;
@@ -15,6 +16,8 @@ export interface ToolStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'spa
   ok?: boolean | undefined;
   /** For a settled failure: the result code (`TIMEOUT`, …). */
   code?: string | undefined;
+  /** Where the call stands with a person's approval: `awaiting` reads "Awaiting approval", never "Running". */
+  approval?: ToolApproval | undefined;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface ToolStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'spa
  * <ToolStatusBadge status={call.status} ok={call.ok} code={call.code} />
  */
 export const ToolStatusBadge = forwardRef<HTMLSpanElement, ToolStatusBadgeProps>(function ToolStatusBadge(
-  { status, ok, code, className, ...rest },
+  { status, ok, code, approval, className, ...rest },
   ref,
 ) {
   const labels = useLabels();
@@ -37,8 +40,9 @@ export const ToolStatusBadge = forwardRef<HTMLSpanElement, ToolStatusBadgeProps>
       data-status={status}
       data-outcome={callOutcome({ status, ok })}
       data-code={status === 'settled' && ok === false ? (code ?? 'FAILED') : undefined}
+      data-approval={approval}
     >
-      {statusText(labels, { status, ok, code })}
+      {statusText(labels, { status, ok, code, approval })}
     </span>
   );
 });

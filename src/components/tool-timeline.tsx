@@ -29,6 +29,7 @@ export const ToolTimeline = forwardRef<HTMLElement, ToolTimelineProps>(function 
   const legend: [string, string][] = [
     ['writing', labels.phaseWriting],
     ['open', labels.phaseRunning],
+    ['awaiting', labels.awaitingApproval],
     ['ok', labels.status.settled],
     ['error', labels.codes.FAILED],
     ['cancelled', labels.status.cancelled],
@@ -45,29 +46,33 @@ export const ToolTimeline = forwardRef<HTMLElement, ToolTimelineProps>(function 
         )}
       </figcaption>
       <ol className="toolgate-timeline-rows">
-        {rows.map(({ call, outcome, start, issued, end, offset, writing, running }) => (
-          <li key={call.callId} data-status={call.status} data-outcome={outcome}>
-            <span className="toolgate-timeline-name" aria-hidden="true">
-              {call.name}
-            </span>
-            <span className="toolgate-timeline-track" aria-hidden="true">
-              {(writing > 0 || running === 0) && <span data-phase="writing" style={{ insetInlineStart: pct(offset), width: pct(writing) }} />}
-              {running > 0 && <span data-phase="running" style={{ insetInlineStart: pct(offset + writing), width: pct(running) }} />}
-            </span>
-            <span className="toolgate-timeline-time" aria-hidden="true">
-              {formatDuration(end - start, locale)}
-            </span>
-            <span className="toolgate-sr-only">
-              {labels.timelineRow({
-                name: call.name,
-                status: statusText(labels, call),
-                start: formatTime(start, locale),
-                writing: formatDuration((issued ?? end) - start, locale),
-                running: issued === undefined ? undefined : formatDuration(end - issued, locale),
-              })}
-            </span>
-          </li>
-        ))}
+        {rows.map(({ call, outcome, start, issued, end, offset, writing, running }) => {
+          // A call that waits for a person is not running: its bar and its words say so.
+          const awaiting = call.approval === 'awaiting' && outcome === 'open';
+          return (
+            <li key={call.callId} data-status={call.status} data-outcome={outcome} data-approval={call.approval}>
+              <span className="toolgate-timeline-name" aria-hidden="true">
+                {call.name}
+              </span>
+              <span className="toolgate-timeline-track" aria-hidden="true">
+                {(writing > 0 || running === 0) && <span data-phase="writing" style={{ insetInlineStart: pct(offset), width: pct(writing) }} />}
+                {running > 0 && <span data-phase={awaiting ? 'awaiting' : 'running'} style={{ insetInlineStart: pct(offset + writing), width: pct(running) }} />}
+              </span>
+              <span className="toolgate-timeline-time" aria-hidden="true">
+                {formatDuration(end - start, locale)}
+              </span>
+              <span className="toolgate-sr-only">
+                {labels.timelineRow({
+                  name: call.name,
+                  status: statusText(labels, call),
+                  start: formatTime(start, locale),
+                  writing: formatDuration((issued ?? end) - start, locale),
+                  running: issued === undefined || awaiting ? undefined : formatDuration(end - issued, locale),
+                })}
+              </span>
+            </li>
+          );
+        })}
       </ol>
       <ul className="toolgate-timeline-legend">
         {legend.map(([key, text]) => (

@@ -1,5 +1,5 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import type { ToolCallStatus } from '../core/call-lifecycle';
+import { isTerminalStatus, type ToolCallStatus } from '../core/call-lifecycle';
 import type { ToolCall } from '../core/tool-call';
 import type { ToolLocation, ToolResultCode, ToolRisk } from '../core/wire';
 import { defaultConfirmLabels, type ConfirmToolLabels } from './confirm-labels';
@@ -236,12 +236,15 @@ export function useLabels(): ToolgateLabels {
 }
 
 /**
- * What a call's status says to a person: a settled failure says its code, not just "Done".
+ * What a call's status says to a person: "Awaiting approval" while it waits for one (never
+ * "Running"), and a settled failure says its code, not just "Done".
  *
  * @example
- * statusText(useLabels(), call) // 'Running', or 'Rejected' for a settled call with code REJECTED
+ * statusText(useLabels(), call) // 'Running', 'Awaiting approval', or 'Rejected' for a settled call with code REJECTED
  */
-export function statusText(labels: ToolgateLabels, call: Pick<ToolCall, 'status' | 'ok' | 'code'>): string {
+export function statusText(labels: ToolgateLabels, call: Pick<ToolCall, 'status' | 'ok' | 'code'> & { readonly approval?: ToolCall['approval'] }): string {
+  // A call that waits for a person is not running: it says so until they decide (or it ends).
+  if (call.approval === 'awaiting' && !isTerminalStatus(call.status)) return labels.awaitingApproval;
   if (call.status !== 'settled' || call.ok !== false) return labels.status[call.status];
   return outcomeText(labels, false, call.code);
 }

@@ -135,7 +135,8 @@ function previewModeOf(session: ToolSession | undefined): PreviewMode {
 function useSessionWiring(value: ToolgateContextValue, report: Report): void {
   const { session, store, host, confirmations } = value;
   useEffect(() => {
-    const restoreApprovals = host.setApprovalHandler(createAppToolApprovalHandler(confirmations));
+    // `calls: store`: each card shows where its call stands with its approval.
+    const restoreApprovals = host.setApprovalHandler(createAppToolApprovalHandler(confirmations, { calls: store }));
     if (session === undefined) return restoreApprovals;
     const onError = reportThrough(report);
     const stopEvents = session.subscribe((event) => store.getState().dispatch(event));

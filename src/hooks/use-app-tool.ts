@@ -35,7 +35,11 @@ export interface UseAppToolOptions {
  */
 export interface AppToolView {
   readonly name: string;
-  /** `running` while one of its calls holds the one-at-a-time slot (checking arguments, awaiting approval, or running). */
+  /**
+   * While one of its calls holds the one-at-a-time slot: `awaiting-approval` while that call waits
+   * for a person (never `running` then: nothing runs until they approve), else `running`
+   * (checking arguments, or running).
+   */
   readonly status: AppToolStatus;
   /** Calls of this tool waiting for their turn. */
   readonly queued: number;

@@ -58,7 +58,7 @@ const sameRows = (a: readonly ToolCall[], b: readonly ToolCall[]) =>
   a.length === b.length &&
   a.every((x, i) => {
     const y = b[i] as ToolCall;
-    return x.callId === y.callId && x.status === y.status && x.ok === y.ok && x.startedAt === y.startedAt && x.issuedAt === y.issuedAt && x.endedAt === y.endedAt && x.lateOutcome === y.lateOutcome;
+    return x.callId === y.callId && x.status === y.status && x.ok === y.ok && x.startedAt === y.startedAt && x.issuedAt === y.issuedAt && x.endedAt === y.endedAt && x.lateOutcome === y.lateOutcome && x.approval === y.approval;
   });
 const selectCalls = (s: ToolStreamStoreState) => s.order.map((id) => callOf(s, id) as ToolCall);
 

@@ -245,13 +245,15 @@ export const Queued: Story = {
   },
 };
 
-/** `confirm: true`: the call holds the slot while it waits for the person's approval. */
+/** `confirm: true`: the call holds the slot while it waits for the person's approval, and its tool reads "Awaiting approval", not "Running". */
 export const AwaitingApproval: Story = {
   render: scenario('approval'),
   play: async ({ canvasElement }) => {
     const card = cardOf(canvasElement, 'Publish a theme', 'approval');
     await waitFor(() => expect(within(card).getByTestId('call')).toHaveTextContent('p1 (awaiting approval)'), { timeout: 30_000 });
-    await expect(statusOf(card)).toHaveTextContent('Running');
+    // Waiting for a person is not running: nothing runs until they approve.
+    await expect(statusOf(card)).toHaveTextContent('Awaiting approval');
+    await expect(statusOf(card)).not.toHaveTextContent('Running');
     await userEvent.click(within(card).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(within(card).getByTestId('last-result')).toHaveTextContent('p1 → ok: {"published":"teal"}'));
     await expect(statusOf(card)).toHaveTextContent('Idle');
@@ -274,5 +276,6 @@ export const AllStates: Story = {
     await expect(statusOf(cardOf(canvasElement, 'Apply a theme', 'idle'))).toHaveTextContent('Idle');
     await expect(statusOf(cardOf(canvasElement, 'Choose a colour', 'running'))).toHaveTextContent('Running');
     await waitFor(() => expect(within(cardOf(canvasElement, 'Publish a theme', 'approval')).getByTestId('call')).toHaveTextContent('awaiting approval'));
+    await expect(statusOf(cardOf(canvasElement, 'Publish a theme', 'approval'))).toHaveTextContent('Awaiting approval');
   },
 };

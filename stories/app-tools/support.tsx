@@ -39,7 +39,7 @@ export function ScriptedApp({
   );
 }
 
-const STATUS_TEXT: Record<AppToolView['status'], string> = { idle: 'Idle', queued: 'Queued', running: 'Running' };
+const STATUS_TEXT: Record<AppToolView['status'], string> = { idle: 'Idle', queued: 'Queued', 'awaiting-approval': 'Awaiting approval', running: 'Running' };
 
 const badge = (status: AppToolView['status']): CSSProperties => ({
   display: 'inline-block',

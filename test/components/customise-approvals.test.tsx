@@ -54,7 +54,9 @@ describe('approvals on the cards', () => {
     const result = startCall(session, 'c1', { colour: 'teal' });
     const card = cardOf('publish');
     await waitFor(() => expect(within(card).getByRole('group', { name: 'Awaiting approval' })).toHaveAttribute('data-state', 'reviewing'));
-    expect(within(card).getByText('Awaiting approval')).toBeInTheDocument();
+    // Said twice: in the approval's own part, and by the status badge (never "Running" while it waits).
+    expect(within(within(card).getByRole('group', { name: 'Awaiting approval' })).getByText('Awaiting approval')).toBeInTheDocument();
+    expect(within(card).getByText('Awaiting approval', { selector: '.toolgate-badge' })).toBeInTheDocument();
     await user.click(inCard(card, 'Approve'));
     expect(await result).toEqual({ ok: true, output: { published: 'teal' } });
     expect(run).toHaveBeenCalledTimes(1);

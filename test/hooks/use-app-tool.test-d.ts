@@ -111,7 +111,7 @@ describe('useAppTool types', () => {
 
   it('returns the live state for UI', () => {
     expectTypeOf<AppToolView['status']>().toEqualTypeOf<AppToolStatus>();
-    expectTypeOf<AppToolStatus>().toEqualTypeOf<'idle' | 'queued' | 'running'>();
+    expectTypeOf<AppToolStatus>().toEqualTypeOf<'idle' | 'queued' | 'awaiting-approval' | 'running'>();
     expectTypeOf<AppToolView['callId']>().toEqualTypeOf<string | null>();
     expectTypeOf<AppToolView['turnId']>().toEqualTypeOf<string | null>();
     expectTypeOf<AppToolView['arguments']>().toEqualTypeOf<JsonValue | undefined>();

@@ -62,7 +62,8 @@ function toolView(registration: Registration, queue: CallQueue): AppToolState {
   const queued = queue.openCount(name) - (current ? 1 : 0);
   registration.view = Object.freeze({
     name,
-    status: current ? 'running' : queued > 0 ? 'queued' : 'idle',
+    // A call that waits for a person is not running: nothing runs until they approve.
+    status: current ? (current.status === 'awaiting-approval' ? 'awaiting-approval' : 'running') : queued > 0 ? 'queued' : 'idle',
     queued,
     current,
     lastResult: registration.lastResult,

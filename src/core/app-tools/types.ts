@@ -108,12 +108,14 @@ export type AppToolCallRequest = Pick<AppToolCallMessage, 'callId' | 'turnId' | 
 export type AppCallStatus = 'queued' | 'validating' | 'awaiting-approval' | 'running';
 
 /**
- * A tool's state for UI: `running` while one of its calls holds the one-at-a-time slot.
+ * A tool's state for UI: `awaiting-approval` while the call holding the one-at-a-time slot waits
+ * for a person (never `running` then: nothing runs until they approve), `running` while it is
+ * checked or runs, `queued` while calls wait their turn.
  *
  * @example
  * const status: AppToolStatus = host.getState().tools['set_title']?.status ?? 'idle';
  */
-export type AppToolStatus = 'idle' | 'queued' | 'running';
+export type AppToolStatus = 'idle' | 'queued' | 'awaiting-approval' | 'running';
 
 /**
  * One open call, as the UI sees it. Frozen; a new object whenever it changes.
