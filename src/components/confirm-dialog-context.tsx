@@ -9,11 +9,12 @@ import type { ConfirmationStatus } from '../core/confirmation-machine';
 import type { ToolDescriptor } from '../core/tool-descriptor';
 import type { ConfirmToolLabels } from '../hooks/confirm-labels';
 import type { ToolgateLabels } from '../hooks/labels';
+import type { ToolgateClock } from '../hooks/use-now';
 import type { ToolConfirmationActions } from '../hooks/use-tool-confirmation';
 import type { ConfirmStep } from './confirm-step';
 
-/** Where the dialog moves focus: the confirm step's field or Deny on a new request, Check or Close after an outcome. */
-export type FocusTarget = 'step' | 'deny' | 'check' | 'close';
+/** Where the dialog moves focus: the confirm step's field or Deny on a new request, Check or Close after an outcome, Edit when the editor closes. */
+export type FocusTarget = 'step' | 'deny' | 'check' | 'close' | 'edit';
 
 /**
  * What every part of the confirmation dialog reads: the request shown and its state, the
@@ -60,6 +61,12 @@ export interface ConfirmToolDialogContextValue {
   readonly closable: boolean;
   /** Whether the review layout (Deny, Approve) shows: from the first look until the first outcome. */
   readonly reviewing: boolean;
+  /** Whether the editor of the arguments is open (`editing`, or its draft being checked). */
+  readonly editing: boolean;
+  /** Whether "Allow for this session" and "Deny for this session" are offered. */
+  readonly offerGrants: boolean;
+  /** The clock the time left before an expiry is read from. */
+  readonly clock: ToolgateClock;
   readonly typed: string;
   setTyped(text: string): void;
   readonly denyWithReason: boolean;

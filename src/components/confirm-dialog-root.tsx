@@ -6,13 +6,14 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { confirmationStatusSets, type ConfirmationStatus } from '../core/confirmation-machine';
-import type { ApprovalContext, CheckOutcome, ConfirmationController, ConfirmationOutcome, ConfirmationView } from '../core/confirmation-types';
+import type { ApprovalContext, CheckOutcome, ConfirmationController, ConfirmationEditing, ConfirmationOutcome, ConfirmationView } from '../core/confirmation-types';
 import type { JsonValue } from '../core/json-value';
 import type { ToolRoom } from '../core/room';
 import { resolveToolDescriptor, type ToolDescriptor } from '../core/tool-descriptor';
 import { defaultConfirmLabels, mergeConfirmLabels, type ConfirmToolLabelsOverride } from '../hooks/confirm-labels';
 import { useLabels } from '../hooks/labels';
 import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
+import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useToolConfirmation, useToolConfirmationRequest, type ToolConfirmationActions } from '../hooks/use-tool-confirmation';
 import { ConfirmToolDialogContext, type ConfirmToolDialogContextValue, type FocusTarget } from './confirm-dialog-context';
 import type { ConfirmStep } from './confirm-step';
@@ -50,6 +51,18 @@ export interface ConfirmToolDialogRootProps {
   checkOutcome?: CheckOutcome;
   /** A controller to use: in queue mode instead of the provider's; in controlled mode instead of a private one. */
   controller?: ConfirmationController;
+  /** A person may edit the arguments before approving (controlled mode; in queue mode each request says): `true` as JSON text, or a form of `schema`. */
+  editable?: boolean | ConfirmationEditing;
+  /** When the request expires if nobody decided, in ms since the epoch (controlled mode; in queue mode each request says). */
+  expiresAt?: number;
+  /**
+   * Offer "Allow for this session" and "Deny for this session" (never an allow for a high-risk tool,
+   * one whose risk is not declared, or one confirmed every time). Default: in queue mode, whose
+   * controller holds the session's grants; not for one call on a dialog's own controller.
+   */
+  grants?: boolean;
+  /** The clock the time left before an expiry is shown by (the real one by default; give the controller's own). */
+  clock?: ToolgateClock;
   /** A deliberate second step for high-risk requests: type the tool's name, or press and hold Approve. */
   confirmStep?: ConfirmStep;
   /** How long `confirmStep="hold"` must be held, in ms (default 1500). */
@@ -120,6 +133,8 @@ interface Model {
   actions: ToolConfirmationActions;
   close: () => void;
   fallbackTitle: string;
+  /** Whether grants are offered unless the props say. */
+  grantsByDefault: boolean;
 }
 
 function useLatest<T>(value: T): { readonly current: T } {
@@ -141,6 +156,8 @@ function ControlledRoot(props: ConfirmToolDialogRootProps & { open: boolean }) {
     onApprove: props.onApprove,
     onDeny: props.onDeny,
     checkOutcome: props.checkOutcome,
+    editable: props.editable,
+    expiresAt: props.expiresAt,
     controller: props.controller,
     onResult: (outcome, view) => {
       latest.current.onResult?.(outcome);
@@ -165,6 +182,7 @@ function ControlledRoot(props: ConfirmToolDialogRootProps & { open: boolean }) {
       latest.current.onOpenChange?.(false);
     },
     fallbackTitle: props.descriptor?.title ?? props.toolName ?? '',
+    grantsByDefault: false,
   };
   return <RootView model={model} props={props} />;
 }
@@ -198,6 +216,7 @@ function QueueRoot(props: ConfirmToolDialogRootProps) {
     actions: queue,
     close: queue.dismiss,
     fallbackTitle: '',
+    grantsByDefault: true,
   };
   return <RootView model={model} props={props} />;
 }
@@ -276,13 +295,19 @@ function RootView({ model, props }: { model: Model; props: ConfirmToolDialogRoot
     },
     close: model.close,
     escape: () => {
-      if (view?.can.deny) actions.deny(reason);
+      // In the editor, Escape leaves the editor (the arguments as they were); while a draft is checked, nothing.
+      if (status === 'editing') actions.cancelEdit();
+      else if (status === 'revising') return;
+      else if (view?.can.deny) actions.deny(reason);
       else if (closable) model.close();
       // confirming, invoking, checking: after approval nothing cancels the call.
     },
     closable,
     // The review layout (Deny, Approve) holds from the first look until the first outcome, so focus stays put.
     reviewing: view !== null && view.attempt === 1 && confirmationStatusSets().beforeEnd.has(status),
+    editing: status === 'editing' || status === 'revising',
+    offerGrants: props.grants ?? model.grantsByDefault,
+    clock: props.clock ?? systemClock,
     typed: review.typed,
     setTyped: (typed) => update({ typed }),
     denyWithReason: props.denyWithReason === true,

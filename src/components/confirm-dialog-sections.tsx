@@ -4,9 +4,10 @@
  * the alert for an unhappy outcome, the confirm step's fields, and the outcome's actions (Close,
  * Check, Retry). One concern per component.
  */
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { confirmationStatusSets } from '../core/confirmation-machine';
 import type { ConfirmationOutcome } from '../core/confirmation-types';
+import { formatNumber } from '../hooks/labels';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { ignoreRepeat, useConfirmToolDialog, useFocusTarget, type FocusTarget } from './confirm-dialog-context';
 import {
@@ -18,11 +19,14 @@ import {
   ConfirmToolDialogQueueCount,
   ConfirmToolDialogTitle,
 } from './confirm-dialog-parts';
+import { ConfirmToolDialogChanges } from './confirm-changes';
+import { ConfirmToolDialogEditor } from './confirm-editor';
+import { ConfirmToolDialogExpiry } from './confirm-expiry';
 import { cx } from './cx';
 
 /** The whole body of one request, as `<ConfirmToolDialog />` lays it out. */
 export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined }) {
-  const { view } = useConfirmToolDialog();
+  const { view, editing } = useConfirmToolDialog();
   if (view === null) return <EndedBeforeReview />;
   return (
     <>
@@ -33,10 +37,13 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
         <Chips />
         <ConfirmToolDialogQueueCount />
       </div>
+      <ConfirmToolDialogExpiry />
       <ConfirmToolDialogDescription />
       {view.descriptor.description && <p className="toolgate-confirm-tool-description">{view.descriptor.description}</p>}
+      <Decider />
       <Facts />
-      <ConfirmToolDialogArguments schema={schema} />
+      {editing ? <ConfirmToolDialogEditor /> : <ConfirmToolDialogArguments schema={schema} />}
+      <Edited />
       <Result />
       <StatusLine />
       <Alert />
@@ -47,9 +54,14 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
 }
 
 function Chips() {
-  const { descriptor, labels } = useConfirmToolDialog();
+  const { view, descriptor, labels } = useConfirmToolDialog();
   return (
     <div className="toolgate-confirm-chips">
+      {view?.edited && (
+        <span className="toolgate-chip" data-edited="">
+          {labels.confirm.editedMark}
+        </span>
+      )}
       <span className="toolgate-chip" data-effect={descriptor.effect}>
         {labels.confirm.effect[descriptor.effect]}
       </span>
@@ -57,6 +69,45 @@ function Chips() {
         {labels.all.risk[descriptor.risk]}
       </span>
     </div>
+  );
+}
+
+/** Who answered the request when it was not a person looking at it: a standing grant (named), or a list decided together. */
+function Decider() {
+  const { view, labels } = useConfirmToolDialog();
+  const decider = view?.decidedBy;
+  if (!view || !decider || decider.by === 'person') return null;
+  const text =
+    decider.by === 'grant'
+      ? labels.confirm.answeredByGrant(decider.grant.decision, decider.grant.toolName)
+      : labels.confirm.answeredByBatch(decider.size, formatNumber(decider.size, labels.all.locale));
+  return (
+    <p className="toolgate-confirm-decider" data-grant={decider.by === 'grant' ? decider.grant.id : undefined}>
+      {text}
+    </p>
+  );
+}
+
+/** After a saved edit: what it means, the changes from the proposed arguments, and the way back to them. */
+function Edited() {
+  const { view, editing, reviewing, actions, labels } = useConfirmToolDialog();
+  if (view === null || !view.edited || editing) return null;
+  const back = reviewing && view.can.edit;
+  return (
+    <>
+      <p className="toolgate-confirm-edited">{labels.confirm.edited}</p>
+      <ConfirmToolDialogChanges />
+      {back && (
+        <p className="toolgate-confirm-more">
+          <ActionButton enabled onAct={() => {
+            // Through the editor, as any edit: the proposed snapshot is checked and fingerprinted again.
+            if (actions.edit()) void actions.submitEdit(view.original);
+          }}>
+            {labels.confirm.useProposed}
+          </ActionButton>
+        </p>
+      )}
+    </>
   );
 }
 
@@ -172,8 +223,24 @@ function ReviewFields() {
 
 /** Deny and Approve while reviewing; Close, Check and Retry after an outcome. */
 function Actions() {
-  const { reviewing, step, labels } = useConfirmToolDialog();
+  const { view, status, reviewing, editing, step, labels, focusFirst } = useConfirmToolDialog();
   const hint = useId();
+  // Leaving the editor (saved or cancelled): focus goes back to Edit, never lost to the page.
+  const wasEditing = useRef(editing);
+  useEffect(() => {
+    if (wasEditing.current && !editing) focusFirst('edit', 'deny');
+    wasEditing.current = editing;
+  }, [editing, focusFirst]);
+  if (status === 'expired' && view !== null && view.attempt === 1) {
+    // Expired under review: the buttons stay where they were, disabled, so a late click lands on nothing that acts.
+    return (
+      <div className="toolgate-confirm-actions">
+        <ConfirmToolDialogDeny />
+        <ConfirmToolDialogApprove />
+        <OutcomeActions />
+      </div>
+    );
+  }
   if (!reviewing) {
     return (
       <div className="toolgate-confirm-actions">
@@ -188,11 +255,51 @@ function Actions() {
           {labels.confirm.holdHint(labels.confirm.approve)}
         </p>
       )}
+      {!editing && <MoreActions />}
       <div className="toolgate-confirm-actions">
         <ConfirmToolDialogDeny />
         <ConfirmToolDialogApprove aria-describedby={step === 'hold' ? hint : undefined} />
       </div>
     </>
+  );
+}
+
+/** Edit the arguments, and the standing grants: "Deny for this session", "Allow for this session" (or why it is not offered). */
+function MoreActions() {
+  const dialog = useConfirmToolDialog();
+  const { view, offerGrants, actions, labels, reason: typedReason, denyWithReason } = dialog;
+  const refused = useId();
+  if (view === null || (!view.editable && !offerGrants)) return null;
+  const refusal = view.grantRefusal;
+  const reason = denyWithReason && typedReason.trim() !== '' ? typedReason.trim() : undefined;
+  return (
+    <div className="toolgate-confirm-more">
+      {view.editable && (
+        <ActionButton focus="edit" className="toolgate-confirm-edit" enabled={view.can.edit} onAct={actions.edit}>
+          {labels.confirm.edit}
+        </ActionButton>
+      )}
+      {offerGrants && (
+        <>
+          <ActionButton className="toolgate-confirm-deny-session" enabled={view.can.denyForSession} onAct={() => actions.denyForSession(reason)}>
+            {labels.confirm.denyForSession}
+          </ActionButton>
+          <ActionButton
+            className="toolgate-confirm-allow-session"
+            enabled={view.can.allowForSession}
+            onAct={actions.allowForSession}
+            describedBy={refusal !== null ? refused : undefined}
+          >
+            {labels.confirm.allowForSession}
+          </ActionButton>
+          {refusal !== null && (
+            <p id={refused} className="toolgate-confirm-hint">
+              {labels.confirm.grantRefused[refusal]}
+            </p>
+          )}
+        </>
+      )}
+    </div>
   );
 }
 
@@ -247,6 +354,8 @@ interface ActionButtonProps {
   /** The focus rule it answers to, if any. */
   focus?: FocusTarget;
   className?: string;
+  /** The id of what says why it cannot act. */
+  describedBy?: string | undefined;
   children: ReactNode;
 }
 
@@ -254,7 +363,7 @@ interface ActionButtonProps {
  * A dialog button that stays focusable while it cannot act (`aria-disabled`, so focus is not
  * lost when a request moves on), and ignores held-down keys.
  */
-function ActionButton({ enabled, onAct, focus, className, children }: ActionButtonProps) {
+function ActionButton({ enabled, onAct, focus, className, describedBy, children }: ActionButtonProps) {
   const ref = useFocusTarget<HTMLButtonElement>(focus);
   return (
     <button
@@ -262,6 +371,7 @@ function ActionButton({ enabled, onAct, focus, className, children }: ActionButt
       type="button"
       className={cx('toolgate-button', className)}
       aria-disabled={enabled ? undefined : true}
+      aria-describedby={describedBy}
       onKeyDown={ignoreRepeat}
       onClick={() => {
         if (enabled) onAct();

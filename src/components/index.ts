@@ -9,6 +9,9 @@ export { ToolTimeline, type ToolTimelineProps } from './tool-timeline';
 export { HoldButton, type ConfirmStep, type HoldButtonProps } from './confirm-step';
 export { ConfirmToolDialog, type ConfirmToolDialogProps } from './confirm-tool-dialog';
 export { ConfirmToolDialogRoot, type ConfirmToolDialogRootProps } from './confirm-dialog-root';
+export { ConfirmToolDialogEditor, type ConfirmToolDialogEditorProps } from './confirm-editor';
+export { ConfirmToolDialogChanges, type ConfirmToolDialogChangesProps } from './confirm-changes';
+export { ConfirmToolDialogExpiry, type ConfirmToolDialogExpiryProps } from './confirm-expiry';
 export {
   ConfirmToolDialogApprove,
   ConfirmToolDialogArguments,

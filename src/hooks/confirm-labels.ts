@@ -1,6 +1,6 @@
 import type { ConfirmationStatus } from '../core/confirmation-machine';
 import type { ToolDescriptorField, ToolEffect } from '../core/tool-descriptor';
-import type { AllowGrantRefusal } from '../core/tool-grants';
+import type { AllowGrantRefusal, ToolGrantDecision } from '../core/tool-grants';
 
 /**
  * The strings of the confirmation dialog: `labels.confirm` of {@link ToolgateLabels}, overridable
@@ -75,6 +75,44 @@ export interface ConfirmToolLabels {
   denyForSession: string;
   /** Why "Allow for this session" is not offered. */
   grantRefused: Record<AllowGrantRefusal, string>;
+  /** The mark of arguments a person edited (beside the title, and on the request in a list). */
+  editedMark: string;
+  /** Under a form field whose text is not a number. */
+  notANumber: string;
+  /** Said after a form field's name when its value is written as JSON (a list, or a shape the form has no field for). */
+  asJson: string;
+  /** The heading of problems the form cannot place beside one field. */
+  editIssues: string;
+  /** Said on a request that a standing grant answered, naming the grant. */
+  answeredByGrant: (decision: ToolGrantDecision, toolName: string) => string;
+  /** Said on a request that "Approve all" or "Deny all" decided, with how many were decided together. */
+  answeredByBatch: (count: number, formatted: string) => string;
+  /** The list of standing grants (its name). */
+  grants: string;
+  /** When there is no standing grant. */
+  noGrants: string;
+  /** One grant, as the list shows it. */
+  grant: (decision: ToolGrantDecision, toolName: string) => string;
+  /** The button that revokes a grant. */
+  revoke: string;
+  /** Its accessible name, naming the grant. */
+  revokeGrant: (decision: ToolGrantDecision, toolName: string) => string;
+  /** Said once a grant is revoked. */
+  revoked: (decision: ToolGrantDecision, toolName: string) => string;
+  /** The list of requests decided together (its name). */
+  batch: (count: number, formatted: string) => string;
+  /** Nothing to decide together. */
+  batchEmpty: string;
+  /** Approve every request listed. */
+  approveAll: (count: number, formatted: string) => string;
+  /** Deny every request listed. */
+  denyAll: (count: number, formatted: string) => string;
+  /** Requests that arrived after the list was shown: they are not in it until a person asks. */
+  batchArrived: (count: number, formatted: string) => string;
+  /** Shows the list again with the requests that arrived. */
+  batchShowArrived: string;
+  /** Said once the list was decided: how many were approved and denied, formatted. */
+  batchDecided: (approved: string, denied: string) => string;
   /** How long a request has left (`time` formatted, e.g. `1:05`). */
   expiresIn: (time: string) => string;
   /** What the live region says as an expiry nears (at a few moments, never every second). */
@@ -146,7 +184,7 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   expiredReason: 'Nobody decided in time, so nothing ran.',
   edit: 'Edit arguments',
   cancelEdit: 'Cancel editing',
-  submitEdit: 'Use these arguments',
+  submitEdit: 'Save',
   useProposed: 'Use the proposed arguments',
   editor: 'Edit the arguments',
   editorJson: 'Arguments as JSON',
@@ -165,6 +203,25 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
     'risk-not-declared': 'Allow for this session is not offered: the tool does not declare its risk.',
     'every-time': 'Allow for this session is not offered: this tool is confirmed every time.',
   },
+  editedMark: 'Edited',
+  notANumber: 'Must be a number',
+  asJson: '(JSON)',
+  editIssues: 'These arguments were not accepted',
+  answeredByGrant: (decision, toolName) => (decision === 'allow' ? `Answered by a standing grant: ${toolName} is allowed for this session` : `Answered by a standing grant: ${toolName} is denied for this session`),
+  answeredByBatch: (count, formatted) => (count === 1 ? 'Decided in a list of 1 request' : `Decided together with the other requests of a list of ${formatted}`),
+  grants: 'Standing grants',
+  noGrants: 'No standing grants: every request is asked.',
+  grant: (decision, toolName) => (decision === 'allow' ? `${toolName}: allowed for this session` : `${toolName}: denied for this session`),
+  revoke: 'Revoke',
+  revokeGrant: (decision, toolName) => `Revoke: ${toolName} ${decision === 'allow' ? 'allowed' : 'denied'} for this session`,
+  revoked: (decision, toolName) => `Revoked: ${toolName} is asked again.`,
+  batch: (count, formatted) => (count === 1 ? '1 request waiting' : `${formatted} requests waiting`),
+  batchEmpty: 'No requests waiting.',
+  approveAll: (count, formatted) => `Approve all ${formatted}`,
+  denyAll: (count, formatted) => `Deny all ${formatted}`,
+  batchArrived: (count, formatted) => (count === 1 ? '1 more request arrived: it is not in this list.' : `${formatted} more requests arrived: they are not in this list.`),
+  batchShowArrived: 'Show them in the list',
+  batchDecided: (approved, denied) => `Approved ${approved}, denied ${denied}.`,
   expiresIn: (time) => `Expires in ${time}`,
   expiresSoon: (time) => `This request expires in ${time}.`,
   uncertainCheck: 'It may or may not have taken effect. Check first: trying again blindly could do it twice.',

@@ -10,7 +10,9 @@ import type {
   ConfirmationRequest,
   ConfirmationState,
   ConfirmationTarget,
+  ConfirmationEditing,
   ConfirmationView,
+  EditResult,
 } from '../core/confirmation-types';
 import type { ErrorReporter } from '../core/external-store';
 import type { JsonValue } from '../core/json-value';
@@ -33,8 +35,18 @@ export interface ToolConfirmationActions {
   check: () => boolean;
   /** The deliberate retry, when the request allows it (a new confirmation on the room path). */
   retry: () => boolean;
-  /** Close a request held on screen (`refused`, `failed`, `uncertain`) and show the next. */
+  /** Close a request held on screen (`refused`, `failed`, `uncertain`, `expired`) and show the next. */
   dismiss: () => boolean;
+  /** Open the editor of an editable request under review (nothing can be approved while it is open). */
+  edit: () => boolean;
+  /** Leave the editor without changing the arguments. */
+  cancelEdit: () => boolean;
+  /** Submit edited arguments: checked again; valid, they become the snapshot (with a fingerprint of their own) to review and approve; invalid, the editor stays open and the result says why. */
+  submitEdit: (draft: unknown) => Promise<EditResult>;
+  /** Approve it and allow its tool for the rest of the session (`false` where `can.allowForSession` is, e.g. a high-risk tool). */
+  allowForSession: () => boolean;
+  /** Deny it and deny its tool for the rest of the session, with an optional reason. */
+  denyForSession: (reason?: string) => boolean;
 }
 
 /**
@@ -73,6 +85,11 @@ function useBoundActions(controller: ConfirmationController, requestId: string |
       check: () => controller.check(target),
       retry: () => controller.retry(target),
       dismiss: () => controller.dismiss(target),
+      edit: () => controller.edit(target),
+      cancelEdit: () => controller.cancelEdit(target),
+      submitEdit: (draft: unknown) => controller.submitEdit(draft, target),
+      allowForSession: () => controller.allowForSession(target),
+      denyForSession: (reason?: string) => controller.denyForSession(typeof reason === 'string' ? reason : undefined, target),
     };
   }, [controller, requestId]);
 }
@@ -142,6 +159,10 @@ export interface UseToolConfirmationRequestOptions {
   onResult?: ((outcome: ConfirmationOutcome, view: ConfirmationView) => void) | undefined;
   /** The application's check, offered after an unknown outcome of a write. */
   checkOutcome?: CheckOutcome | undefined;
+  /** A person may edit the arguments before approving (`true`: as JSON text; with a `schema`, as a form of its fields). */
+  editable?: boolean | ConfirmationEditing | undefined;
+  /** When the request ends `expired` if nobody decided, in ms since the epoch (by the controller's clock). */
+  expiresAt?: number | undefined;
   /**
    * The request could not be made (no room and no `onApprove`, no tool name): shown as `refused`,
    * and told here as `(reason, the error thrown, 'invalid-request')`.
@@ -244,6 +265,8 @@ function requestOnce(
     descriptor: input.descriptor ?? null,
     signal: signal.signal,
     ...(input.checkOutcome === undefined ? {} : { checkOutcome: input.checkOutcome }),
+    ...(input.editable === undefined ? {} : { editable: input.editable }),
+    ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt }),
     onDeny: (reason) => latest.current.onDeny?.(reason),
     onResult: (outcome, view) => {
       if (active) setTracked({ id: view.id, view, outcome, direct });

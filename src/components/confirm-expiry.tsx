@@ -1,0 +1,104 @@
+/**
+ * The time a request has left before it expires: shown to the second, said to screen readers only
+ * at a few moments (a minute, 30 s, 10 s left, and when it expired), never every second.
+ */
+import { forwardRef, useState, type ComponentPropsWithoutRef } from 'react';
+import { confirmationStatusSets } from '../core/confirmation-machine';
+import type { ConfirmToolLabels } from '../hooks/confirm-labels';
+import { useNow, type ToolgateClock } from '../hooks/use-now';
+import { useConfirmToolDialog } from './confirm-dialog-context';
+import { cx } from './cx';
+
+/** Seconds left at which the time is said aloud, largest first. */
+const THRESHOLDS = [60, 30, 10] as const;
+
+/** `1:05`, `0:09`, `1:02:03`. */
+export function formatTimeLeft(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}
+
+/** Which of the moments to say aloud has passed: 0 before a minute is left, then one more per threshold, and one past the last when expired. */
+function bucketOf(seconds: number): number {
+  if (seconds <= 0) return THRESHOLDS.length + 1;
+  let bucket = 0;
+  for (const threshold of THRESHOLDS) if (seconds <= threshold) bucket += 1;
+  return bucket;
+}
+
+interface TimeLeft {
+  /** Whole seconds left (rounded up), or `null` before the clock was read (server render). */
+  readonly seconds: number | null;
+  readonly expired: boolean;
+  /** What the polite live region says: changes only when a threshold passes, never at first render. */
+  readonly announcement: string;
+}
+
+/**
+ * The time left until `expiresAt` by `clock`, re-read every second while it runs, and what to say
+ * aloud. `ended`: the request has its outcome (or expired): the clock stops.
+ */
+export function useTimeLeft(expiresAt: number | null, ended: boolean, expired: boolean, clock: ToolgateClock, labels: ConfirmToolLabels): TimeLeft {
+  const now = useNow(expiresAt !== null && !ended, 1000, clock);
+  const seconds = expiresAt === null || now === undefined ? null : Math.max(0, Math.ceil((expiresAt - now) / 1000));
+  const over = expired || seconds === 0;
+  const bucket = over ? THRESHOLDS.length + 1 : seconds === null ? -1 : bucketOf(seconds);
+  // Derived state: the announcement changes when the bucket does (not on the first reading).
+  const [said, setSaid] = useState<{ bucket: number; text: string }>({ bucket: -1, text: '' });
+  if (bucket !== said.bucket) {
+    const first = said.bucket === -1 && !over;
+    const text = first ? '' : over ? labels.status.expired : bucket === 0 ? '' : labels.expiresSoon(formatTimeLeft(seconds ?? 0));
+    setSaid({ bucket, text });
+    return { seconds, expired: over, announcement: text };
+  }
+  return { seconds, expired: over, announcement: said.text };
+}
+
+/** The visible time left and the polite region that says it at the thresholds. */
+export function TimeLeftText({ left, labels, className }: { left: TimeLeft; labels: ConfirmToolLabels; className?: string }) {
+  return (
+    <p className={cx('toolgate-confirm-expiry', className)} data-expired={left.expired ? '' : undefined} data-soon={!left.expired && left.seconds !== null && left.seconds <= THRESHOLDS[1] ? '' : undefined}>
+      <span>{left.expired ? labels.status.expired : left.seconds === null ? '' : labels.expiresIn(formatTimeLeft(left.seconds))}</span>
+      <span className="toolgate-sr-only" aria-live="polite" aria-atomic="true">
+        {left.announcement}
+      </span>
+    </p>
+  );
+}
+
+/**
+ * Props of {@link ConfirmToolDialogExpiry}.
+ *
+ * @example
+ * const props: ConfirmToolDialogExpiryProps = { className: 'my-countdown' };
+ */
+export type ConfirmToolDialogExpiryProps = { className?: string };
+
+/**
+ * The time the shown request has left before it expires ("Expires in 0:42", updated each
+ * second), then "Expired". Screen readers hear it politely only when a minute, 30 seconds and 10
+ * seconds are left, and when it expired. Time is read from the root's `clock`. Nothing for a
+ * request without `expiresAt`.
+ *
+ * @example
+ * <ConfirmToolDialogContent>
+ *   <ConfirmToolDialogTitle />
+ *   <ConfirmToolDialogExpiry />
+ * </ConfirmToolDialogContent>
+ */
+export const ConfirmToolDialogExpiry = forwardRef<HTMLDivElement, ConfirmToolDialogExpiryProps>(function ConfirmToolDialogExpiry({ className }, ref) {
+  const { view, status, clock, labels } = useConfirmToolDialog();
+  const expiresAt = view?.expiresAt ?? null;
+  // Decided, or ended: the time no longer matters (a done request does not "expire").
+  const ended = status !== 'expired' && view !== null && !confirmationStatusSets().awaitingDecision.has(status);
+  const left = useTimeLeft(expiresAt, ended || status === 'expired', status === 'expired', clock, labels.confirm);
+  if (expiresAt === null || ended) return null;
+  return (
+    <div ref={ref} className={cx('toolgate-confirm-expiry-box', className)}>
+      <TimeLeftText left={left} labels={labels.confirm} />
+    </div>
+  );
+});
