@@ -40,6 +40,8 @@ export {
   type AppToolApprovalRequest,
   type AppToolCallRequest,
   type AppToolContext,
+  type AppToolEditCheck,
+  type AppToolEditing,
   type AppToolHost,
   type AppToolHostOptions,
   type AppToolState,

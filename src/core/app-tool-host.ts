@@ -41,6 +41,8 @@ export type {
   AppToolCallRequest,
   AppToolClock,
   AppToolContext,
+  AppToolEditCheck,
+  AppToolEditing,
   AppToolHost,
   AppToolHostOptions,
   AppToolHostState,

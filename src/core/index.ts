@@ -55,6 +55,8 @@ export {
   type AppToolApprovalRequest,
   type AppToolCallRequest,
   type AppToolContext,
+  type AppToolEditCheck,
+  type AppToolEditing,
   type AppToolHost,
   type AppToolHostOptions,
   type AppToolState,

@@ -49,6 +49,12 @@ export interface ToolgateProviderProps {
   onError?: ErrorReporter;
   /** Each tool's own view, by tool name, for every `<ToolCallList>` below (see `defineToolRenderer`). */
   renderers?: ToolRenderers;
+  /**
+   * The JSON Schemas of the session's server tools, by name: where the server lets a person edit
+   * a request's arguments, the editor is a form of the schema's fields, and edits are checked
+   * against it (the server checks them too).
+   */
+  schemas?: Readonly<Record<string, Record<string, unknown>>>;
   children?: ReactNode;
 }
 
@@ -67,6 +73,7 @@ export interface ToolgateProviderProps {
 export function ToolgateProvider(props: ToolgateProviderProps) {
   const { session, onError } = props;
   const report = useLatest(onError);
+  const schemas = useLatest(props.schemas);
   const own = usePerSession(props, report);
   const value = useStableValue({
     store: props.store ?? own.store,
@@ -74,7 +81,7 @@ export function ToolgateProvider(props: ToolgateProviderProps) {
     host: props.host ?? own.host,
     confirmations: props.confirmations ?? own.confirmations,
   });
-  useSessionWiring(value, report);
+  useSessionWiring(value, report, schemas);
   return (
     <ToolgateContext.Provider value={value}>
       <ToolRenderersContext.Provider value={props.renderers}>{props.children}</ToolRenderersContext.Provider>
@@ -132,7 +139,7 @@ function previewModeOf(session: ToolSession | undefined): PreviewMode {
   return capabilities !== undefined && !capabilities.includes(TOOL_STREAM_CAPABILITY) ? 'preview' : 'auto';
 }
 
-function useSessionWiring(value: ToolgateContextValue, report: Report): void {
+function useSessionWiring(value: ToolgateContextValue, report: Report, schemas: { current: ToolgateProviderProps['schemas'] }): void {
   const { session, store, host, confirmations } = value;
   useEffect(() => {
     // `calls: store`: each card shows where its call stands with its approval.
@@ -146,14 +153,18 @@ function useSessionWiring(value: ToolgateContextValue, report: Report): void {
       lastSeq: () => store.getState().lastSeq,
     });
     // `calls: store`: an approval whose call ended here (the turn was interrupted, the server settled it) is withdrawn.
-    const stopGate = connectApprovalGate(session, confirmations, { onError, calls: store });
+    const schemaOf = (toolName: string) => {
+      const map = schemas.current;
+      return map !== undefined && Object.hasOwn(map, toolName) ? map[toolName] : undefined;
+    };
+    const stopGate = connectApprovalGate(session, confirmations, { onError, calls: store, schemaOf });
     return () => {
       stopGate();
       unbind();
       stopEvents();
       restoreApprovals();
     };
-  }, [session, store, host, confirmations, report]);
+  }, [session, store, host, confirmations, report, schemas]);
 }
 
 function useLatest<T>(value: T): { current: T } {

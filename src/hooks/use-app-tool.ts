@@ -77,7 +77,7 @@ interface Latest {
  * What decides a re-registration: `name`, `description`, `parameters`, `timeoutMs`, and whether
  * the tool has `validate` and `waitsForPerson`. `parameters` compare by their JSON text, so a schema written inline
  * (a new object each render) does not re-register on every render, while a changed schema does and
- * is announced with `tools.update`. `run`, `validate` and `confirm` are read from the latest
+ * is announced with `tools.update`. `run`, `validate`, `confirm` and `editable` are read from the latest
  * render at call time instead, so changing them never re-registers.
  */
 function registrationKey(tool: AppTool<unknown>, parametersKey: string): string {
@@ -140,7 +140,7 @@ function viewOf(name: string, tool: AppToolState | null, closed: boolean): AppTo
  * - Registers on mount and unregisters on unmount. StrictMode's unmount and remount keep one
  *   registration: the host defers an unregister by a microtask, and the remount takes it over,
  *   so a call that arrives in between is not lost and `tools.update` announces nothing new.
- * - Every call runs the `run`, `validate` and `confirm` of the latest render, without
+ * - Every call runs the `run`, `validate`, `confirm` and `editable` of the latest render, without
  *   re-registering. A change of `name`, `description`, `parameters` (compared by their JSON
  *   text), `timeoutMs` or of having a `validate` at all re-registers (and announces the new
  *   declaration); the tool keeps its state across that.
@@ -192,6 +192,8 @@ export function useAppTool<Args = Record<string, unknown>>(tool: AppTool<Args>, 
     if (now.parameters !== undefined) stable.parameters = now.parameters;
     if (now.timeoutMs !== undefined) stable.timeoutMs = now.timeoutMs;
     if (now.waitsForPerson === true) stable.waitsForPerson = true;
+    // Read from the latest render when a call asks (like `confirm`); the host reads it once per call.
+    Object.defineProperty(stable, 'editable', { enumerable: true, get: () => latest.tool.editable === true });
     if (now.validate !== undefined) {
       const validate: AnyValidate = {
         '~standard': {

@@ -85,8 +85,16 @@ export function thrownResult(toolName: string, error: unknown): ToolResult & { o
  * The person's answer, each field read once and never trusted: anything but `approved: true` is a
  * no. Throws only when the answer cannot be read at all (a Proxy whose traps throw).
  */
-export function readApproval(answer: unknown): { approved: boolean; reason: string } {
+export function readApproval(answer: unknown): { approved: boolean; reason: string; edited?: { value: unknown } } {
   if (typeof answer !== 'object' || answer === null) return { approved: false, reason: '' };
   const { approved } = answer as { approved?: unknown };
-  return { approved: approved === true, reason: approved === true ? '' : (readString(() => (answer as { reason?: unknown }).reason) ?? '') };
+  if (approved !== true) return { approved: false, reason: readString(() => (answer as { reason?: unknown }).reason) ?? '' };
+  // Read once: what runs is checked from this value, never read from the answer again.
+  let edited: { value: unknown } | undefined;
+  try {
+    if ('arguments' in answer) edited = { value: (answer as { arguments?: unknown }).arguments };
+  } catch {
+    edited = { value: undefined };
+  }
+  return edited === undefined || edited.value === undefined ? { approved: true, reason: '' } : { approved: true, reason: '', edited };
 }

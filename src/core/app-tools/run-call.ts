@@ -14,6 +14,7 @@
 import { describeThrown } from '../external-store';
 import { checkJsonSchema } from '../json-schema-check';
 import type { JsonValue } from '../json-value';
+import { sameJson } from '../json-diff';
 import { validateStandard } from '../standard-schema';
 import { abortReason, describeFailure, failure, readApproval, snapshotJsonSafely, thrownResult } from './answers';
 import type { CallQueue, CallRecord } from './call-queue';
@@ -21,7 +22,7 @@ import { startDeadline } from './deadline';
 import type { ToolRegistry } from './declarations';
 import type { EpochGate } from './epoch-gate';
 import type { ToolResult } from '../wire';
-import type { AppTool, AppToolApprovalHandler, AppToolClock, AppToolContext } from './types';
+import type { AppTool, AppToolApprovalHandler, AppToolClock, AppToolContext, AppToolEditCheck, AppToolEditing } from './types';
 
 /** What running a call needs of the host. */
 export interface CallRunnerOptions {
@@ -90,12 +91,18 @@ async function runCall(options: CallRunnerOptions, record: CallRecord): Promise<
   // From here `args` is the one object the state shows, the person reviews and `run` receives.
   record.args = args;
   options.touched(record);
-  if (!(await approve(options, record, tool, args))) return;
+  const approved = await approve(options, record, tool, args, registration.declaration.parameters);
+  if (approved === undefined) return;
+  if (approved !== args) {
+    // The person's edit, checked again: from here it is the one object the state shows and `run` receives.
+    record.args = approved;
+    options.touched(record);
+  }
 
   queue.setStatus(record, 'running');
   let output: unknown;
   try {
-    output = await tool.run(args, contextOf(options, record, tool));
+    output = await tool.run(approved, contextOf(options, record, tool));
   } catch (error) {
     if (record.result) return; // seed 000: a result that arrives after its call was aborted is dropped
     return settle(options, record, thrownResult(tool.name, error));
@@ -137,40 +144,134 @@ async function checkArguments(options: CallRunnerOptions, record: CallRecord, to
   return output.value;
 }
 
-/** Ask the person when the tool says so. True when the call may run; otherwise it is settled. */
-async function approve(options: CallRunnerOptions, record: CallRecord, tool: AppTool<unknown>, args: JsonValue): Promise<boolean> {
+/**
+ * Ask the person when the tool says so. Returns what runs (the arguments asked about, or the
+ * person's edit of them, checked again), or `undefined` once the call is settled.
+ */
+async function approve(
+  options: CallRunnerOptions,
+  record: CallRecord,
+  tool: AppTool<unknown>,
+  args: JsonValue,
+  declared: Record<string, unknown> | undefined,
+): Promise<JsonValue | undefined> {
   let needsApproval: boolean;
+  // Read once per call: the edit is checked against what the person was offered, whatever the tool says later.
+  let editable: boolean;
   try {
     needsApproval = typeof tool.confirm === 'function' ? tool.confirm(args) === true : tool.confirm === true;
+    editable = needsApproval && tool.editable === true;
   } catch (error) {
     settle(options, record, failure('FAILED', `confirm of "${tool.name}" threw: ${describeFailure(error)}`));
-    return false;
+    return undefined;
   }
-  if (!needsApproval) return true;
+  if (!needsApproval) return args;
   // DESIGN "App tools": time spent waiting for approval does not count against the limit.
   record.deadline?.pause();
   options.queue.setStatus(record, 'awaiting-approval');
   const handler = options.approvalHandler();
   if (!handler) {
     settle(options, record, failure('REJECTED', `"${tool.name}" needs the user's approval and nothing in this page can ask for it`));
-    return false;
+    return undefined;
   }
-  let answer: { approved: boolean; reason: string };
+  let answer: ReturnType<typeof readApproval>;
   try {
     const { callId, turnId, epoch, name: toolName, controller } = record;
-    answer = readApproval(await handler(Object.freeze({ callId, turnId, epoch, toolName, arguments: args, signal: controller.signal })));
+    const editing = editable ? editingOf(tool, declared) : undefined;
+    answer = readApproval(
+      await handler(Object.freeze({ callId, turnId, epoch, toolName, arguments: args, signal: controller.signal, ...(editing ? { editable: editing } : {}) })),
+    );
   } catch (error) {
     settle(options, record, failure('FAILED', `asking for approval failed: ${describeFailure(error)}`));
-    return false;
+    return undefined;
   }
   // Withdrawn while waiting (interrupt, close): the call already has INTERRUPTED.
-  if (record.result) return false;
+  if (record.result) return undefined;
   if (!answer.approved) {
+    // The reason is the person's: it goes with REJECTED to the model.
     settle(options, record, failure('REJECTED', answer.reason === '' ? 'declined by the user' : `declined by the user: ${answer.reason}`));
-    return false;
+    return undefined;
+  }
+  let approved = args;
+  if (answer.edited !== undefined) {
+    const edit = await checkEdit(tool, answer.edited.value, editable ? declared : null);
+    if (record.result) return undefined;
+    if (!edit.ok) {
+      settle(options, record, failure(edit.code, edit.message));
+      return undefined;
+    }
+    approved = edit.value;
   }
   record.deadline?.resume();
-  return true;
+  return approved;
+}
+
+/**
+ * What the editor of an editable tool checks a draft with: the schema the model was told (the
+ * tool's own, or the one its validator declares), then its validator (whose output would run).
+ */
+function editingOf(tool: AppTool<unknown>, declared: Record<string, unknown> | undefined): AppToolEditing {
+  return Object.freeze({
+    ...(declared === undefined ? {} : { schema: declared }),
+    validate: async (draft: JsonValue): Promise<AppToolEditCheck> => {
+      const checked = await validateEdit(tool, draft);
+      if (checked.ok) return { ok: true, value: checked.value };
+      return { ok: false, issues: checked.issues };
+    },
+  });
+}
+
+type EditValidation = { ok: true; value: JsonValue } | { ok: false; message: string; issues: readonly { path: readonly (string | number)[]; message: string }[] };
+
+/** The tool's validator over a draft; its output, as JSON, is what would run. */
+async function validateEdit(tool: AppTool<unknown>, draft: JsonValue): Promise<EditValidation> {
+  if (!tool.validate) return { ok: true, value: draft };
+  const validated = await validateStandard(tool.validate, thaw(draft));
+  if (!validated.ok) {
+    const issues = validated.issues.map((issue) => ({
+      path: (issue.path ?? []).flatMap((segment) => {
+        const key: unknown = typeof segment === 'object' && segment !== null ? segment.key : segment;
+        return typeof key === 'string' || typeof key === 'number' ? [key] : [];
+      }),
+      message: issue.message,
+    }));
+    return { ok: false, message: validated.message, issues };
+  }
+  const output = snapshotJsonSafely(validated.value, 'arguments');
+  if (!output.ok) return { ok: false, message: `the validator gave a value that is not JSON (${output.reason})`, issues: [{ path: [], message: output.reason }] };
+  return { ok: true, value: output.value };
+}
+
+/**
+ * The person's edit, checked again before it runs (the page's editor checked it already, but the
+ * answer is data like any other): only for an editable tool, JSON, the schema, the validator. It
+ * runs exactly as approved; a validator that would change it again means what runs would not be
+ * what was approved, so it does not run.
+ */
+async function checkEdit(
+  tool: AppTool<unknown>,
+  value: unknown,
+  /** The schema the editor checked with (`undefined`: none), or `null` when the person was not offered an edit. */
+  schema: Record<string, unknown> | undefined | null,
+): Promise<{ ok: true; value: JsonValue } | { ok: false; code: 'INVALID' | 'FAILED'; message: string }> {
+  if (schema === null) return { ok: false, code: 'FAILED', message: `"${tool.name}" is not editable, but the approval carried edited arguments; nothing ran` };
+  const json = snapshotJsonSafely(value, 'arguments');
+  if (!json.ok) return { ok: false, code: 'INVALID', message: `the edited arguments are not JSON: ${json.reason}` };
+  if (schema !== undefined) {
+    const checked = checkJsonSchema(schema, json.value);
+    if (!checked.ok) return { ok: false, code: 'INVALID', message: `the edited arguments: ${checked.message}` };
+  }
+  let validated: EditValidation;
+  try {
+    validated = await validateEdit(tool, json.value);
+  } catch (error) {
+    return { ok: false, code: 'FAILED', message: `the validator of "${tool.name}" threw: ${describeFailure(error)}` };
+  }
+  if (!validated.ok) return { ok: false, code: 'INVALID', message: `the edited arguments: ${validated.message}` };
+  if (!sameJson(validated.value, json.value)) {
+    return { ok: false, code: 'INVALID', message: `the validator of "${tool.name}" changes the edited arguments again; what runs must be what was approved, so nothing ran` };
+  }
+  return { ok: true, value: json.value };
 }
 
 function contextOf(options: CallRunnerOptions, record: CallRecord, tool: AppTool<unknown>): AppToolContext {

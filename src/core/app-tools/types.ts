@@ -81,6 +81,12 @@ export interface AppTool<Args = Record<string, unknown>> {
   /** Ask the user before running: always (`true`) or when the function says so for these (validated) arguments. */
   confirm?: boolean | ((args: Args) => boolean);
   /**
+   * With `confirm`: the person may edit the arguments before approving. The edit is checked by
+   * this tool's JSON Schema and `validate` (whose output is what is approved), gets its own
+   * fingerprint, and is exactly what `run` receives; the host checks it again before it runs.
+   */
+  editable?: boolean;
+  /**
    * Run the tool. `args` is a deep-frozen JSON snapshot: the validator's output when there is a
    * `validate`, else a copy of the arguments taken when the call arrived (the caller's object is
    * never read again); with `confirm`, the very object the person approved. Its return value
@@ -197,7 +203,35 @@ export interface AppToolApprovalRequest {
   readonly arguments: JsonValue;
   /** Aborts when the request is withdrawn (interrupt, close, server cancel): take the dialog down. */
   readonly signal: AbortSignal;
+  /**
+   * Set for a tool with `editable`: the person may edit the arguments; `schema` is the tool's JSON
+   * Schema and `validate` its own check, whose `value` is what would run.
+   */
+  readonly editable?: AppToolEditing;
 }
+
+/**
+ * How the arguments of an editable app tool are checked while a person edits them (structurally
+ * the confirmation flow's `ConfirmationEditing`).
+ *
+ * @example
+ * const editing: AppToolEditing | undefined = request.editable;
+ * const checked = await editing?.validate?.({ title: 'New' });
+ */
+export interface AppToolEditing {
+  readonly schema?: Record<string, unknown>;
+  readonly validate?: (draft: JsonValue) => Promise<AppToolEditCheck>;
+}
+
+/**
+ * What the check of an edit found: the value that would run, or issues at their paths.
+ *
+ * @example
+ * const check: AppToolEditCheck = { ok: false, issues: [{ path: ['title'], message: 'Required' }] };
+ */
+export type AppToolEditCheck =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly issues: readonly { readonly path: readonly (string | number)[]; readonly message: string }[] };
 
 /**
  * The person's answer to an app tool's `confirm`: approved, or denied with a reason.
@@ -208,6 +242,8 @@ export interface AppToolApprovalRequest {
 export interface AppToolApproval {
   approved: boolean;
   reason?: string;
+  /** The person's edit of the arguments (only for an `editable` tool): what runs instead, once checked again. */
+  arguments?: JsonValue;
 }
 
 /**
