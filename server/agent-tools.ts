@@ -50,7 +50,14 @@ export interface GateCall {
 export type GateDecision =
   | { action: 'allow'; arguments?: unknown }
   | { action: 'reject'; message?: string }
-  | { action: 'confirm'; arguments?: unknown };
+  | {
+      action: 'confirm';
+      arguments?: unknown;
+      /** The person may edit the arguments before approving; the edit is validated against the tool's schema and runs exactly. */
+      editable?: boolean;
+      /** The request ends unanswered after this many ms (`expiresAt` on the request); a later decision changes nothing. */
+      expiresInMs?: number;
+    };
 
 export type BeforeToolCall = (call: GateCall) => GateDecision | Promise<GateDecision>;
 

@@ -62,7 +62,7 @@ export type ClientFrame =
   | { type: 'turn.start'; prompt: string; turnId?: string; speed?: number; params?: Record<string, unknown> }
   | { type: 'turn.interrupt'; turnId: string }
   | { type: 'tool.result'; callId: string; epoch: number; result: unknown }
-  | { type: 'tool.approval'; requestId: string; approved: boolean; reason?: string; fingerprint?: unknown }
+  | { type: 'tool.approval'; requestId: string; approved: boolean; reason?: string; fingerprint?: unknown; arguments?: unknown; automatic?: boolean }
   | { type: 'room.request'; id: string | number; method: string; params: Record<string, unknown> }
   | { type: 'session.close' }
   | ({ type: 'fault' } & FaultSpec);
@@ -162,6 +162,7 @@ export function parseClientFrame(value: unknown): ParseResult {
       if (!nonEmpty(m.requestId)) return bad('tool.approval needs a `requestId`');
       if (typeof m.approved !== 'boolean') return bad('tool.approval needs a boolean `approved`');
       if (m.reason !== undefined && !isString(m.reason)) return bad('`reason` must be a string');
+      if (m.automatic !== undefined && typeof m.automatic !== 'boolean') return bad('`automatic` must be a boolean');
       return {
         ok: true,
         frame: {
@@ -170,6 +171,9 @@ export function parseClientFrame(value: unknown): ParseResult {
           approved: m.approved,
           ...(m.reason !== undefined ? { reason: m.reason } : {}),
           fingerprint: m.fingerprint,
+          // The person's edit: checked by the gate's wait (editable requests only), never trusted here.
+          ...(m.arguments !== undefined ? { arguments: m.arguments } : {}),
+          ...(m.automatic === true ? { automatic: true } : {}),
         },
       };
     case 'room.request': {

@@ -308,6 +308,10 @@ export class Session implements SessionCore {
     return this.config.clientTools === 'accept' && this.appTools.has(name) && !this.config.serverTools.has(name);
   }
 
+  appToolSchema(name: string): Record<string, unknown> | undefined {
+    return this.offersAppTool(name) ? this.appTools.get(name)?.parameters : undefined;
+  }
+
   terminal(call: CallState): boolean {
     return this.closedValue || TERMINAL.has(call.status);
   }

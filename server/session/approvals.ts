@@ -3,31 +3,50 @@
  * confirmation): the request carries the arguments that will run, and the page must answer with
  * the fingerprint of exactly those (the server does not send it, so the page computes it with its
  * own canonical JSON).
+ *
+ * Second round (DESIGN "Human in the loop, second round"): a request the gate marks `editable`
+ * may come back approved with the person's edited `arguments`; they must be valid for the tool's
+ * schema and carry the fingerprint of their own canonical JSON, and then they are what runs. A
+ * request with `expiresAt` that nobody answered in time ends there, and a later decision is refused.
  */
 import { CanonicalJsonError, fingerprintOf, normalizeFingerprint } from '../jcs';
 import type { ClientFrame } from '../protocol';
+import { validateAgainstSchema } from '../schema';
 import { checkValueShape } from '../shape';
+import type { TimerHandle } from '../timer';
 import type { CallState, SessionCore, Turn } from './model';
 
-export interface ApprovalAnswer {
-  approved: boolean;
-  reason?: string;
+export type ApprovalAnswer =
+  | { approved: true; /** What runs: the arguments asked about, or the person's checked edit. */ arguments: unknown; edited: boolean; automatic: boolean }
+  | { approved: false; reason?: string; /** `INVALID` for an edit that is not valid; else the call is `REJECTED`. */ code?: 'REJECTED' | 'INVALID' };
+
+/** How the gate asked: whether the person may edit, and for how long the request waits. */
+export interface ApprovalOptions {
+  editable?: boolean;
+  expiresInMs?: number;
 }
 
 interface PendingApproval {
   requestId: string;
   call: CallState;
+  args: unknown;
   fingerprint: string;
+  editable: boolean;
+  expiry: TimerHandle | undefined;
   resolve: (answer: ApprovalAnswer) => void;
 }
 
+/** Expired request ids remembered, so a late decision is told why it changed nothing; the oldest are forgotten. */
+const MAX_EXPIRED_REMEMBERED = 256;
+
 export class Approvals {
   private readonly pending = new Map<string, PendingApproval>();
+  private readonly expired = new Set<string>();
 
   constructor(private readonly core: SessionCore) {}
 
-  /** Ask the page; resolves with its answer (or a refusal when the session or turn ends first). */
-  request(call: CallState, args: unknown): Promise<ApprovalAnswer> {
+  /** Ask the page; resolves with its answer (or a refusal when the session or turn ends first, or the request expires). */
+  request(call: CallState, args: unknown, options: ApprovalOptions = {}): Promise<ApprovalAnswer> {
     const shape = checkValueShape(args, this.core.config.room.argumentLimits);
     if (shape) return Promise.resolve({ approved: false, reason: `the arguments have ${shape.message}` });
     let fingerprint: string;
@@ -38,8 +57,13 @@ export class Approvals {
       return Promise.resolve({ approved: false, reason });
     }
     const requestId = this.core.nextId('apr');
+    const editable = options.editable === true;
+    const ttl = options.expiresInMs;
+    const expiresAt = ttl !== undefined && Number.isFinite(ttl) && ttl >= 0 ? this.core.config.timer.now() + ttl : undefined;
     return new Promise((resolve) => {
-      this.pending.set(requestId, { requestId, call, fingerprint, resolve });
+      const pending: PendingApproval = { requestId, call, args, fingerprint, editable, expiry: undefined, resolve };
+      this.pending.set(requestId, pending);
+      if (expiresAt !== undefined) pending.expiry = this.core.config.timer.setTimeout(() => this.expire(requestId), expiresAt - this.core.config.timer.now());
       this.core.emit({
         type: 'tool.approval-request',
         requestId,
@@ -49,6 +73,8 @@ export class Approvals {
         arguments: args,
         risk: call.risk ?? 'high',
         ...(call.effect ? { effect: call.effect } : {}),
+        ...(editable ? { editable: true } : {}),
+        ...(expiresAt !== undefined ? { expiresAt } : {}),
       });
     });
   }
@@ -57,46 +83,115 @@ export class Approvals {
   answer(frame: Extract<ClientFrame, { type: 'tool.approval' }>): void {
     const pending = this.pending.get(frame.requestId);
     if (!pending) {
+      if (this.expired.has(frame.requestId)) {
+        // DESIGN: a decision after expiresAt changes nothing.
+        this.core.ignore('tool.approval', 'expired', { requestId: frame.requestId });
+        this.core.sendError('APPROVAL_EXPIRED', `approval request ${frame.requestId} expired before it was answered; nothing ran`, { requestId: frame.requestId });
+        return;
+      }
       this.core.ignore('tool.approval', 'unknown-request', { requestId: frame.requestId });
       this.core.sendError('APPROVAL_IGNORED', `no pending approval ${frame.requestId}`, { requestId: frame.requestId });
       return;
     }
-    this.pending.delete(frame.requestId);
+    this.settle(pending);
     if (!frame.approved) {
       pending.resolve({ approved: false, ...(frame.reason !== undefined ? { reason: frame.reason } : {}) });
       return;
     }
-    const received = normalizeFingerprint(frame.fingerprint);
-    if (received !== pending.fingerprint) {
-      // An approval of other arguments is no approval of these: refuse, run nothing.
-      this.core.ignore('tool.approval', 'fingerprint-mismatch', {
-        requestId: frame.requestId,
-        callId: pending.call.callId,
-        expected: pending.fingerprint,
-        received: frame.fingerprint,
-      });
-      this.core.sendError('FINGERPRINT_MISMATCH', 'the approval does not match the arguments it was asked about; nothing ran', {
-        requestId: frame.requestId,
-        callId: pending.call.callId,
-      });
-      pending.resolve({ approved: false, reason: 'fingerprint mismatch' });
+    const automatic = frame.automatic === true;
+    if (frame.arguments !== undefined) {
+      this.answerEdit(pending, frame, automatic);
       return;
     }
-    pending.resolve({ approved: true });
+    if (!this.fingerprintMatches(pending, frame, pending.fingerprint)) return;
+    pending.resolve({ approved: true, arguments: pending.args, edited: false, automatic });
+  }
+
+  /** Approved with the person's edit: only where the request was editable, valid, and with its own fingerprint. */
+  private answerEdit(pending: PendingApproval, frame: Extract<ClientFrame, { type: 'tool.approval' }>, automatic: boolean): void {
+    const { requestId, call } = pending;
+    const refuse = (reason: string, detail: string, code: 'REJECTED' | 'INVALID') => {
+      this.core.ignore('tool.approval', reason, { requestId, callId: call.callId, detail });
+      this.core.sendError('EDIT_REFUSED', `${detail}; nothing ran`, { requestId, callId: call.callId });
+      pending.resolve({ approved: false, reason: detail, code });
+    };
+    if (!pending.editable) return refuse('edit-not-allowed', 'the request was not editable, but the approval carried edited arguments', 'REJECTED');
+    const edited = frame.arguments;
+    const shape = checkValueShape(edited, this.core.config.room.argumentLimits);
+    if (shape) return refuse('edit-invalid', `the edited arguments have ${shape.message}`, 'INVALID');
+    const schema = this.schemaOf(call);
+    const problems = schema === undefined ? [] : validateAgainstSchema(schema, edited);
+    if (problems.length > 0) return refuse('edit-invalid', `the edited arguments are not valid: ${problems.join('; ')}`, 'INVALID');
+    let fingerprint: string;
+    try {
+      // The server's own canonical JSON of the edit: the page's fingerprint must be of exactly this.
+      fingerprint = fingerprintOf(edited);
+    } catch (error) {
+      const reason = error instanceof CanonicalJsonError ? error.message : 'not JSON';
+      return refuse('edit-invalid', `the edited arguments cannot be fingerprinted: ${reason}`, 'INVALID');
+    }
+    if (!this.fingerprintMatches(pending, frame, fingerprint)) return;
+    // A copy of its own: nothing the socket layer holds can change what runs.
+    pending.resolve({ approved: true, arguments: structuredClone(edited), edited: true, automatic });
+  }
+
+  /** True when the frame's fingerprint is `expected`; otherwise the approval is refused and nothing runs. */
+  private fingerprintMatches(pending: PendingApproval, frame: Extract<ClientFrame, { type: 'tool.approval' }>, expected: string): boolean {
+    const received = normalizeFingerprint(frame.fingerprint);
+    if (received === expected) return true;
+    // An approval of other arguments is no approval of these: refuse, run nothing.
+    this.core.ignore('tool.approval', 'fingerprint-mismatch', {
+      requestId: frame.requestId,
+      callId: pending.call.callId,
+      expected,
+      received: frame.fingerprint,
+    });
+    this.core.sendError('FINGERPRINT_MISMATCH', 'the approval does not match the arguments it was asked about; nothing ran', {
+      requestId: frame.requestId,
+      callId: pending.call.callId,
+    });
+    pending.resolve({ approved: false, reason: 'fingerprint mismatch' });
+    return false;
+  }
+
+  /** The schema of the tool the call names: the server tool's own, or the one the page declared for its app tool. */
+  private schemaOf(call: CallState): Parameters<typeof validateAgainstSchema>[0] | undefined {
+    const server = this.core.config.serverTools.get(call.name);
+    if (server) return server.parameters;
+    return this.core.appToolSchema(call.name) as Parameters<typeof validateAgainstSchema>[0] | undefined;
+  }
+
+  /** Nobody answered in time: the request ends, the call is refused, and a later decision is told it expired. */
+  private expire(requestId: string): void {
+    const pending = this.pending.get(requestId);
+    if (!pending) return;
+    this.pending.delete(requestId);
+    this.expired.add(requestId);
+    if (this.expired.size > MAX_EXPIRED_REMEMBERED) this.expired.delete(this.expired.values().next().value as string);
+    pending.resolve({ approved: false, reason: 'the approval request expired before anyone answered it' });
+  }
+
+  /** The request leaves the wait: no expiry fires for it any more. */
+  private settle(pending: PendingApproval): void {
+    this.pending.delete(pending.requestId);
+    this.core.config.timer.clearTimeout(pending.expiry);
   }
 
   /** The turn was interrupted: its waiting requests are answered no. */
   cancelTurn(turn: Turn): void {
-    for (const [id, approval] of this.pending) {
+    for (const approval of [...this.pending.values()]) {
       if (approval.call.turn !== turn) continue;
-      this.pending.delete(id);
+      this.settle(approval);
       approval.resolve({ approved: false, reason: 'interrupted' });
     }
   }
 
   /** The session closed: every waiting request is answered no. */
   closeAll(): void {
-    for (const approval of this.pending.values()) approval.resolve({ approved: false, reason: 'session closed' });
-    this.pending.clear();
+    for (const approval of [...this.pending.values()]) {
+      this.settle(approval);
+      approval.resolve({ approved: false, reason: 'session closed' });
+    }
+    this.expired.clear();
   }
 }

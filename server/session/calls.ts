@@ -80,14 +80,21 @@ export class CallRunner {
     }
     if (decision.arguments !== undefined) args = decision.arguments;
     if (decision.action === 'confirm') {
-      const answer = await this.approvals.request(call, args);
+      const answer = await this.approvals.request(call, args, {
+        ...(decision.editable === true ? { editable: true } : {}),
+        ...(decision.expiresInMs !== undefined ? { expiresInMs: decision.expiresInMs } : {}),
+      });
       if (this.core.terminal(call)) return undefined;
       if (!answer.approved) {
+        // The person's reason is the call's result: it is what the model reads.
         const message = answer.reason ?? 'declined by the user';
-        this.refuseWrite(call, args, 'REJECTED', message);
-        this.settle(call, { ok: false, code: 'REJECTED', message });
+        const code = answer.code ?? 'REJECTED';
+        this.refuseWrite(call, args, code, message);
+        this.settle(call, { ok: false, code, message });
         return undefined;
       }
+      // What runs is exactly what was approved: the arguments asked about, or the person's checked edit.
+      args = answer.arguments;
     }
     return { value: args };
   }

@@ -104,6 +104,8 @@ export interface SessionCore {
   /** Record a client message the session did not act on. */
   ignore(message: string, reason: string, detail?: unknown): void;
   offersAppTool(name: string): boolean;
+  /** The JSON Schema the page declared for its app tool, if any. */
+  appToolSchema(name: string): Record<string, unknown> | undefined;
   /** Whether the call has its one result (or the session closed). */
   terminal(call: CallState): boolean;
 }

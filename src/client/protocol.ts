@@ -215,6 +215,8 @@ export type ReferenceErrorCode =
   | 'RESULT_IGNORED'
   | 'APPROVAL_IGNORED'
   | 'FINGERPRINT_MISMATCH'
+  | 'EDIT_REFUSED'
+  | 'APPROVAL_EXPIRED'
   | 'FAULTS_DISABLED';
 
 /**
