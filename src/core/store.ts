@@ -103,8 +103,10 @@ export interface ToolStreamStoreOptions extends ToolStreamStateOptions {
    */
   onError?: (reason: string, event: unknown, code: ToolStreamErrorCode) => void;
   /**
-   * `'frame'`: notify subscribers at most once per animation frame (in a browser; a 16 ms
-   * timer elsewhere). Default `false`: every accepted event notifies at once.
+   * `'frame'`: notify subscribers of the session's events at most once per animation frame (in
+   * a browser; a 16 ms timer elsewhere); the page's own actions (`interrupt`, `markApproval`)
+   * still notify at once, with whatever was pending. Default `false`: every accepted event
+   * notifies at once. (`<ToolgateProvider>` makes its store with `'frame'` unless told otherwise.)
    */
   coalesce?: false | 'frame';
   /** The clock stamped on calls (default `Date.now`). */
@@ -143,6 +145,7 @@ export function createToolStreamStore(options: ToolStreamStoreOptions = {}): Too
     }
   };
 
+  let flushNow = (): void => {};
   const base = createStore<ToolStreamStoreState>()((_set, get, api) => {
     const commit = (step: { state: ToolStreamStoreState; verdict: ToolEventVerdict }, event: unknown, action: () => string) => {
       // Through api.setState (not the creator's set): the devtools middleware, attached later,
@@ -150,7 +153,12 @@ export function createToolStreamStore(options: ToolStreamStoreOptions = {}): Too
       if (step.state !== get()) (api.setState as SetStateNamed)(step.state, true, options.devtools ? action() : undefined);
       report(step.verdict, event);
     };
-    const local = (event: LocalToolEvent) => commit(stepLocalToolEvent(get(), event, { now: now() }), event, () => `toolgate.${event.type}`);
+    // The page's own change (a person pressed Stop, answered an approval) is told at once even
+    // when notifications are coalesced: only the session's stream waits for the next frame.
+    const local = (event: LocalToolEvent) => {
+      commit(stepLocalToolEvent(get(), event, { now: now() }), event, () => `toolgate.${event.type}`);
+      flushNow();
+    };
     // Assigned onto the initial state, not spread: its calls come from a prototype (the reducer's).
     return Object.assign(initialToolStreamState(options), {
       dispatch: (event: unknown) => commit(stepToolEvent(get(), event, { now: now() }), event, () => actionName(event)),
@@ -164,7 +172,9 @@ export function createToolStreamStore(options: ToolStreamStoreOptions = {}): Too
   guardListeners(base, listenerErrors);
   if (options.devtools) attachDevtools(base, options.devtools === true ? {} : options.devtools);
   if (!coalesce) return Object.assign(base, { flush: () => {} });
-  return guardListeners(coalesceNotifications(base, options.scheduleFrame ?? defaultScheduleFrame), listenerErrors);
+  const coalesced = guardListeners(coalesceNotifications(base, options.scheduleFrame ?? defaultScheduleFrame), listenerErrors);
+  flushNow = coalesced.flush;
+  return coalesced;
 }
 
 type Listener<T> = (state: T, previous: T) => void;

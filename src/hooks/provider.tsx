@@ -22,7 +22,7 @@ import { ToolRenderersContext, type ToolRenderers } from './tool-renderers';
  * Props of {@link ToolgateProvider}.
  *
  * @example
- * const props: ToolgateProviderProps = { session, room, storeOptions: { coalesce: 'frame' }, hostOptions: { timeoutMs: 10_000 } };
+ * const props: ToolgateProviderProps = { session, room, coalesce: false, hostOptions: { timeoutMs: 10_000 } };
  * <ToolgateProvider {...props}><ToolCallList /></ToolgateProvider>
  */
 export interface ToolgateProviderProps {
@@ -36,6 +36,12 @@ export interface ToolgateProviderProps {
   confirmations?: ConfirmationController;
   /** The room the confirmation flow confirms and invokes in (for the controller the provider makes). */
   room?: ToolRoom;
+  /**
+   * How the store the provider makes tells its readers of changes: `'frame'` (the default) at
+   * most once per animation frame, so a burst of argument fragments costs one render per frame;
+   * `false` at once, on every event. `storeOptions.coalesce`, when given, wins.
+   */
+  coalesce?: ToolStreamStoreOptions['coalesce'];
   /** Options of the store the provider makes. */
   storeOptions?: ToolStreamStoreOptions;
   /** Options of the host the provider makes (`timeoutMs`, …). */
@@ -117,6 +123,7 @@ function usePerSession(props: ToolgateProviderProps, report: Report): Owned {
         createToolStreamStore({
           previewMode: previewModeOf(props.session),
           onError: reportThrough(report),
+          coalesce: props.coalesce ?? 'frame',
           ...props.storeOptions,
         }),
       host: props.host ?? createAppToolHost({ onError: reportThrough(report), ...props.hostOptions }),

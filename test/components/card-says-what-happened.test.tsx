@@ -92,7 +92,7 @@ describe("ToolCallCard and an app tool this page ran", () => {
     const host = createAppToolHost();
     host.register({ name: 'set_title', validate: z.object({ title: z.string() }), run: () => 'set' });
     const { container } = render(
-      <ToolgateProvider session={session} host={host}>
+      <ToolgateProvider session={session} host={host} coalesce={false}>
         <ToolCallCard callId="a1" />
       </ToolgateProvider>,
     );

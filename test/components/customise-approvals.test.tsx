@@ -24,7 +24,7 @@ function setup(options: { dialog?: boolean } = {}) {
   }
   render(
     <StrictMode>
-      <ToolgateProvider session={session}>
+      <ToolgateProvider session={session} coalesce={false}>
         <Page />
         <ToolCallList announce={false} />
         {options.dialog && <ConfirmToolDialog />}

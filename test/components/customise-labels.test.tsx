@@ -90,7 +90,7 @@ describe('labels of the customisation parts', () => {
     }
     render(
       <StrictMode>
-        <ToolgateProvider session={session}>
+        <ToolgateProvider session={session} coalesce={false}>
           <ToolgateLabelsProvider labels={{ locale: 'fr-FR', awaitingApproval: 'En attente de validation', confirm: { approve: 'Valider', status: { reviewing: 'À vous de décider' } } }}>
             <ToolgateLabelsProvider labels={{ confirm: { deny: 'Refuser' }, took: (duration) => `Durée : ${duration}` }}>
               <Tools />

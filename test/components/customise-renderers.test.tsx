@@ -115,7 +115,7 @@ describe('per-tool renderers', () => {
     }
     render(
       <StrictMode>
-        <ToolgateProvider session={session}>
+        <ToolgateProvider session={session} coalesce={false}>
           <Tools />
           <ToolCallList announce={false} renderers={{ search_flights: FlightCard }} />
         </ToolgateProvider>

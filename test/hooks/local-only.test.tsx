@@ -70,7 +70,7 @@ describe('the provider and a forged local interrupt', () => {
     const { tool, run } = blockingTool();
     render(
       <StrictMode>
-        <ToolgateProvider session={session} onError={onError}>
+        <ToolgateProvider session={session} onError={onError} coalesce={false}>
           <Register tool={tool} />
           <ToolCallCard callId="a1" />
           <StopButton />
@@ -102,7 +102,7 @@ describe('the provider and a forged local interrupt', () => {
     const session = createScriptedSession();
     const { tool, run } = blockingTool();
     render(
-      <ToolgateProvider session={session}>
+      <ToolgateProvider session={session} coalesce={false}>
         <Register tool={tool} />
         <ToolCallCard callId="a1" />
         <StopButton />

@@ -187,7 +187,7 @@ describe('ToolgateProvider', () => {
     function App() {
       const [session, setSession] = useState(first.session);
       return (
-        <ToolgateProvider session={session}>
+        <ToolgateProvider session={session} coalesce={false}>
           <button onClick={() => setSession(second.session)}>switch</button>
           <Names />
         </ToolgateProvider>
