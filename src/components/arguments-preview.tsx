@@ -1,4 +1,4 @@
-import { createContext, forwardRef, memo, useContext, useMemo, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { createContext, forwardRef, memo, useContext, useMemo, useRef, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import type { ArgumentsPath } from '../core/arguments-parser';
 import { formatNumber, useLabels, type ToolgateLabels } from '../hooks/labels';
 import { cx } from './cx';
@@ -176,6 +176,18 @@ function LongText({ text, className, writing }: { text: string; className?: stri
   );
 }
 
+/**
+ * The rows of a container's children by key, each kept with the child value it shows. Dropped
+ * when the schema or depth changes (they shape the row), and trimmed when keys go away.
+ */
+function useRowCache(schema: ArgumentsSchema | undefined, depth: number, count: number): Map<string | number, { child: unknown; row: ReactNode }> {
+  const ref = useRef<{ schema: ArgumentsSchema | undefined; depth: number; rows: Map<string | number, { child: unknown; row: ReactNode }> } | null>(null);
+  if (ref.current === null || ref.current.schema !== schema || ref.current.depth !== depth || ref.current.rows.size > count + 16) {
+    ref.current = { schema, depth, rows: new Map() };
+  }
+  return ref.current.rows;
+}
+
 function Container({ value, schema, writing, depth }: NodeProps & { value: object }) {
   const { labels, collapseAfter, pageSize, collapseDepth, complete } = useTree();
   const isArray = Array.isArray(value);
@@ -185,21 +197,34 @@ function Container({ value, schema, writing, depth }: NodeProps & { value: objec
   const [shown, setShown] = useState(pageSize);
   const next = writing?.[0];
   const rows: ReactNode[] = [];
-  const row = (key: string | number, node: ReactNode, state?: string) => {
+  const makeRow = (key: string | number, node: ReactNode, state?: string) => {
     const field = childSchema(schema, key);
-    rows.push(
+    return (
       <li key={`${state ?? ''}${key}`} data-state={state}>
         {!isArray && <span className="toolgate-json-key">{field?.title ?? key}</span>}
         {field?.description && <span className="toolgate-json-description">{field.description}</span>}
         {node}
-      </li>,
+      </li>
     );
   };
+  const row = (key: string | number, node: ReactNode, state?: string) => rows.push(makeRow(key, node, state));
+  const cache = useRowCache(schema, depth, count);
   for (let i = 0; i < Math.min(count, shown); i++) {
     const key = isArray ? i : (keys as string[])[i] as string;
     const child = (value as Record<string | number, unknown>)[key];
-    // Only the child on the written path gets a `writing` prop; its siblings keep theirs (undefined) and skip rendering.
-    row(key, <JsonNode value={child} schema={childSchema(schema, key)} writing={next === key ? writing?.slice(1) : undefined} depth={depth + 1} />);
+    if (next === key) {
+      // The child on the written path: the only one whose value changes while the text streams.
+      row(key, <JsonNode value={child} schema={childSchema(schema, key)} writing={writing?.slice(1)} depth={depth + 1} />);
+      continue;
+    }
+    // A sibling: the parser shares a closed child between previews, so the same value gets the
+    // same element, which React skips without rendering or comparing anything below it.
+    let kept = cache.get(key);
+    if (kept === undefined || kept.child !== child) {
+      kept = { child, row: makeRow(key, <JsonNode value={child} schema={childSchema(schema, key)} writing={undefined} depth={depth + 1} />) };
+      cache.set(key, kept);
+    }
+    rows.push(kept.row);
   }
   const present = (key: string | number) => (isArray ? typeof key === 'number' && key < count : own(value, String(key)));
   if (next !== undefined && writing?.length === 1 && !present(next)) {

@@ -1,4 +1,4 @@
-import { forwardRef, memo, useId, type ComponentPropsWithoutRef } from 'react';
+import { forwardRef, memo, useId, useMemo, type ComponentPropsWithoutRef } from 'react';
 import type { ToolStreamStore } from '../core/store';
 import { formatArgumentsPath, sameJson } from '../core/streamed-arguments';
 import type { ToolCall } from '../core/tool-call';
@@ -51,6 +51,18 @@ export const ToolCallCard = memo(
     const labels = useLabels();
     const { ms, final } = useCallDuration(call, clock && { clock });
     const nameId = useId();
+    // The same elements on every render: these parts read their own stores, so a fragment of the
+    // arguments does not render them again.
+    const parts = useMemo(
+      () => (
+        <>
+          <ToolCallOutput callId={callId} store={store} schema={outputSchema} />
+          <ToolCallApproval callId={callId} />
+          <ToolCallInput callId={callId} />
+        </>
+      ),
+      [callId, store, outputSchema],
+    );
     if (!call) return null;
     const { status, lateOutcome: late } = call;
     const message = call.message ?? (appResult?.ok === false ? appResult.message : undefined);
@@ -113,9 +125,7 @@ export const ToolCallCard = memo(
             {labels.modelStopped} <span>{call.message}</span>
           </p>
         )}
-        <ToolCallOutput callId={callId} store={store} schema={outputSchema} />
-        <ToolCallApproval callId={callId} />
-        <ToolCallInput callId={callId} />
+        {parts}
       </article>
     );
   }),

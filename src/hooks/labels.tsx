@@ -301,7 +301,19 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
  * formatNumber(12345, 'de') // '12.345'
  */
 export function formatNumber(value: number, locale?: string): string {
-  return cached(`n${locale}`, () => new Intl.NumberFormat(locale)).format(value);
+  return remembered(`n${locale}|${value}`, () => cached(`n${locale}`, () => new Intl.NumberFormat(locale)).format(value));
+}
+
+// Formatting through Intl costs tens of µs (units most), and every card formats its time and
+// counts on each render while its call streams: the same few texts, so the latest are kept.
+const texts = new Map<string, string>();
+function remembered(key: string, make: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    if (texts.size >= 1024) texts.clear();
+    texts.set(key, (text = make()));
+  }
+  return text;
 }
 
 /**
@@ -311,9 +323,11 @@ export function formatNumber(value: number, locale?: string): string {
  * formatDuration(1234, 'en') // '1.2 sec' (the unit's wording is Intl's)
  */
 export function formatDuration(ms: number, locale?: string): string {
-  const [value, unit, digits] = ms < 1000 ? [ms, 'millisecond', 0] : ms < 60_000 ? [ms / 1000, 'second', 1] : [ms / 60_000, 'minute', 1];
-  const format = cached(`d${locale}${unit}`, () => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: digits }));
-  return format.format(Math.max(0, value));
+  return remembered(`d${locale}|${ms}`, () => {
+    const [value, unit, digits] = ms < 1000 ? [ms, 'millisecond', 0] : ms < 60_000 ? [ms / 1000, 'second', 1] : [ms / 60_000, 'minute', 1];
+    const format = cached(`d${locale}${unit}`, () => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: digits }));
+    return format.format(Math.max(0, value));
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { shallow } from 'zustand/shallow';
 import { callOf } from '../core/reducer';
 import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
@@ -16,7 +17,10 @@ import { useStoreSelector } from './use-store-selector';
  * }
  */
 export function useToolCall(callId: string, store?: ToolStreamStore): ToolCall | undefined {
-  return useStoreSelector(useToolgateStore(store), (state: ToolStreamStoreState) => callOf(state, callId));
+  // One selector per call id: a new one on each render would make React re-check the store
+  // subscription after every commit of every card.
+  const select = useCallback((state: ToolStreamStoreState) => callOf(state, callId), [callId]);
+  return useStoreSelector(useToolgateStore(store), select);
 }
 
 /**
