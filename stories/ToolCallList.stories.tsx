@@ -2,8 +2,9 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ToolCallCard, ToolCallList, useToolgateStore, type ToolCallListProps } from 'toolgate';
 import { eventScript, pause, step, toolEvents as e } from 'toolgate/testing';
-import { flightSchema, legacyEvents, openTurn, paced, sessionEvents, states, withId } from './support/calls';
+import { flightSchema, legacyEvents, nestedEvents, openTurn, paced, sessionEvents, states, withId } from './support/calls';
 import { Fixed, Frame, Scripted, interrupt } from './support/scenarios';
+import { cardsUnder, rowsUnder } from './support/tree';
 
 type Args = ToolCallListProps & {
   /** How fast the scripted session plays: 1 is real time (instant when run as a test). */
@@ -50,8 +51,9 @@ export const LiveSession: Story = {
   ),
   play: async ({ canvasElement, canvas }) => {
     await waitFor(() => expect(statusOf(canvasElement)).toEqual(['get_weather:settled', 'search_flights:settled', 'send_email:settled', 'write_file:settled']), { timeout: 30_000 });
-    await expect(within(canvas.getByRole('group', { name: 'Turn 1' })).getAllByRole('article')).toHaveLength(2);
-    await expect(within(canvas.getByRole('group', { name: 'Turn 2' })).getAllByRole('article')).toHaveLength(2);
+    // Each turn is a row of the list's tree, its calls the rows under it.
+    await expect(cardsUnder(canvas.getByRole('row', { name: 'Turn 1' }))).toHaveLength(2);
+    await expect(cardsUnder(canvas.getByRole('row', { name: 'Turn 2' }))).toHaveLength(2);
     await expect(canvas.getByText('Timed out')).toBeVisible();
     await expect(canvas.getByText('Rejected')).toBeVisible();
     // The live region has read out the latest changes.
@@ -70,7 +72,7 @@ export const LegacyPreviewSession: Story = {
     await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['issued', 'issued']), { timeout: 30_000 });
     await expect(canvas.getAllByText('Preview')).toHaveLength(2);
     await expect(canvas.getByText('pastel de nata')).toBeVisible();
-    await expect(canvas.getByRole('group', { name: 'Other calls' })).toBeVisible();
+    await expect(canvas.getByRole('row', { name: 'Other calls' })).toBeVisible();
   },
 };
 
@@ -86,6 +88,69 @@ export const ClosedSession: Story = {
     // The list says so (the live region may say it too, once its throttle allows).
     await expect(canvas.getByText('Session closed', { selector: '.toolgate-list-empty' })).toBeVisible();
     await expect(cards(canvasElement)).toHaveLength(0);
+  },
+};
+
+const levels = (rows: HTMLElement[]) => rows.map((row) => `${row.getAttribute('aria-level')}:${row.getAttribute('aria-posinset')}/${row.getAttribute('aria-setsize')}`);
+
+/**
+ * A research call whose sub-agent made three calls, one of which made a call of its own: each
+ * sits under the call that made it. Rows say their level, place and siblings; arrow keys move
+ * between rows, Left closes a row (or climbs to its parent), Right opens it.
+ */
+export const NestedCalls: Story = {
+  render: ({ speed: _speed, ...args }) => (
+    <Fixed items={nestedEvents()}>
+      <ToolCallList {...args} />
+    </Fixed>
+  ),
+  play: async ({ canvas }) => {
+    const research = canvas.getByRole('row', { name: /^research,/ });
+    await expect(canvas.getByRole('treegrid', { name: 'Tool calls' })).toHaveAttribute('aria-rowcount', '8');
+    await expect(levels(rowsUnder(research))).toEqual(['3:1/3', '4:1/1', '3:2/3', '3:3/3']);
+    await expect(research).toHaveAttribute('aria-expanded', 'true');
+    await expect(canvas.getByRole('row', { name: /^write_notes,/ })).not.toHaveAttribute('aria-expanded');
+    await expect(cardsUnder(research).map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'issued', 'streaming']);
+
+    // One tab stop: the first row. Down four times reaches write_notes, nested in research.
+    await userEvent.tab();
+    await expect(canvas.getByRole('row', { name: 'Turn 1' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
+    await expect(canvas.getByRole('row', { name: /^write_notes,/ })).toHaveFocus();
+    // Left on a row with nothing inside climbs to its parent; Left again closes the parent.
+    await userEvent.keyboard('{ArrowLeft}');
+    await expect(research).toHaveFocus();
+    await userEvent.keyboard('{ArrowLeft}');
+    await expect(research).toHaveAttribute('aria-expanded', 'false');
+    await expect(rowsUnder(research)).toEqual([]);
+    await expect(canvas.queryByRole('row', { name: /^web_search,/ })).toBeNull();
+    // Right opens it again, with the focus kept on it.
+    await userEvent.keyboard('{ArrowRight}');
+    await expect(research).toHaveAttribute('aria-expanded', 'true');
+    await expect(research).toHaveFocus();
+    await expect(rowsUnder(research)).toHaveLength(4);
+    // The button says how many calls are inside, and closes them too.
+    await userEvent.click(within(research).getByRole('button', { name: '3 calls inside' }));
+    await expect(research).toHaveAttribute('aria-expanded', 'false');
+  },
+};
+
+/** The same session with research's nested calls closed from the start (`defaultCollapsed`). */
+export const NestedCallsCollapsed: Story = {
+  args: { defaultCollapsed: ['research'] },
+  render: ({ speed: _speed, ...args }) => (
+    <Fixed items={nestedEvents()}>
+      <ToolCallList {...args} />
+    </Fixed>
+  ),
+  play: async ({ canvas }) => {
+    const research = canvas.getByRole('row', { name: /^research,/ });
+    await expect(research).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvas.getAllByRole('row').map((row) => row.getAttribute('aria-level'))).toEqual(['1', '2', '1', '2']);
+    research.focus();
+    await userEvent.keyboard('{Enter}');
+    await expect(research).toHaveAttribute('aria-expanded', 'true');
+    await expect(levels(rowsUnder(research))).toEqual(['3:1/3', '4:1/1', '3:2/3', '3:3/3']);
   },
 };
 

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { ToolCallList, ToolTimeline } from 'toolgate';
 import { eventScript, pause, toolEvents as e } from 'toolgate/testing';
-import { paced, sessionEvents } from './support/calls';
+import { nestedEvents, paced, sessionEvents } from './support/calls';
 import { Fixed, Scripted } from './support/scenarios';
 
 /**
@@ -70,5 +70,21 @@ export const Live: StoryObj<{ speed: number }> = {
   play: async ({ canvas }) => {
     const figure = canvas.getByRole('figure', { name: /^Timeline/ });
     await waitFor(() => expect(within(figure).getAllByRole('listitem').filter((li) => li.dataset['status'] === 'settled')).toHaveLength(4), { timeout: 30_000 });
+  },
+};
+
+/** Calls a sub-agent made inside another are listed under it, their names indented; bars keep one axis. */
+export const NestedCalls: Story = {
+  render: () => (
+    <Fixed items={nestedEvents()}>
+      <ToolTimeline />
+    </Fixed>
+  ),
+  play: async ({ canvasElement }) => {
+    const names = [...canvasElement.querySelectorAll('.toolgate-timeline-name')].map((name) => `${'  '.repeat(Number(getComputedStyle(name.closest('li') as Element).getPropertyValue('--toolgate-depth') || 0))}${name.textContent}`);
+    await expect(names).toEqual(['research', '  web_search', '    fetch_page', '  write_notes', '  send_email', 'summarise']);
+    const indent = (name: string) => parseFloat(getComputedStyle([...canvasElement.querySelectorAll<HTMLElement>('.toolgate-timeline-name')].find((el) => el.textContent === name) as HTMLElement).paddingInlineStart);
+    await expect(indent('fetch_page')).toBeGreaterThan(indent('web_search'));
+    await expect(indent('web_search')).toBeGreaterThan(indent('research'));
   },
 };

@@ -1,21 +1,25 @@
-import { forwardRef, useId, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { forwardRef, useCallback, useId, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { TOOL_CALL_STATUSES, type ToolCallStatus } from '../core/call-status';
+import { callOf } from '../core/reducer';
 import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
-import { useLabels } from '../hooks/labels';
-import type { ToolgateClock } from '../hooks/use-now';
+import { isFiltering, type ToolCallFilter, type ToolCallTreeRow } from '../hooks/call-tree';
 import { useToolgateStore } from '../hooks/context';
+import { formatNumber, statusText, useLabels } from '../hooks/labels';
+import type { ToolgateClock } from '../hooks/use-now';
 import type { ToolRenderers } from '../hooks/tool-renderers';
 import { useToolCalls } from '../hooks/use-tool-call';
+import { useToolCallTree } from '../hooks/use-tool-call-tree';
 import type { ArgumentsSchema } from './arguments-preview';
+import { CallTreeGrid } from './call-tree-grid';
 import { cx } from './cx';
 import { ToolCallView } from './tool-call-view';
 import { ToolStatusAnnouncer } from './tool-status-announcer';
-import { callOf } from '../core/reducer';
 
 /**
  * Props of {@link ToolCallList}.
  *
  * @example
- * <ToolCallList schemas={{ search: searchSchema }} throttleMs={2000} renderCall={(id, name) => name === 'chart' ? <ChartCall callId={id} /> : undefined} />
+ * <ToolCallList schemas={{ search: searchSchema }} throttleMs={2000} filterControls defaultFilter={{ statuses: ['issued'] }} renderCall={(id, name) => name === 'chart' ? <ChartCall callId={id} /> : undefined} />
  */
 export interface ToolCallListProps extends Omit<ComponentPropsWithoutRef<'section'>, 'children'> {
   /** Default: the provider's store. */
@@ -31,15 +35,24 @@ export interface ToolCallListProps extends Omit<ComponentPropsWithoutRef<'sectio
   /** How often the announcer may speak (ms). */
   throttleMs?: number;
   clock?: ToolgateClock;
+  /** Which calls to show, controlled (with `onFilterChange`); calls that lead to a match are shown too. */
+  filter?: ToolCallFilter;
+  /** The filter to start with, when `filter` is not controlled. */
+  defaultFilter?: ToolCallFilter;
+  /** Told of each change the filter controls make. */
+  onFilterChange?: (filter: ToolCallFilter) => void;
+  /** Show the filter controls above the calls: a tool name field and a status choice (default false). */
+  filterControls?: boolean;
+  /**
+   * Above this many rows (turns and calls shown), only the rows in view are mounted, in a box
+   * that scrolls (`--toolgate-list-height`, default 70vh). Default 30: a long session stays as
+   * fast as a short one. `Infinity` mounts every row.
+   */
+  windowAfter?: number;
+  /** Calls whose nested calls start hidden, by call id. */
+  defaultCollapsed?: readonly string[];
 }
 
-// [callId, turnId, name] per call, flat, so shallow equality ignores argument fragments.
-const selectIndex = (s: ToolStreamStoreState) =>
-  s.order.flatMap((id) => {
-    const call = callOf(s, id);
-    return [id, call?.turnId ?? '', call?.name ?? ''];
-  });
-const selectClosed = (s: ToolStreamStoreState) => s.closed;
 // A key per store: a new session's calls never take over the views (and their state) of the old one's.
 const storeKeys = new WeakMap<object, number>();
 let stores = 0;
@@ -50,60 +63,138 @@ function keyOf(store: object): number {
 }
 
 /**
- * The session's calls in the order they began, grouped by turn, each as a `<ToolCallCard>`;
- * says when there are none yet and when the session has closed. Re-renders only when a call
- * is added, not while calls stream.
+ * The session's calls in the order they began, grouped by turn, each as a `<ToolCallCard>`
+ * (or its tool's renderer); the calls a sub-agent made inside a call are nested under it, and
+ * any turn or call with calls inside can be closed. A treegrid for assistive technology: each
+ * row says its level, its place and how many rows share it, and the arrow keys move between
+ * rows (see the accessibility docs). Past `windowAfter` rows only the rows in view are mounted,
+ * so ten thousand calls scroll as smoothly as ten, and the focused row stays mounted while it
+ * scrolls away. Says when there are no calls yet, when none match the filter, and when the
+ * session has closed. Re-renders when a call begins, not while calls stream.
  *
  * @example
  * <ToolgateProvider session={session}>
- *   <ToolCallList schemas={{ search: searchTool.parameters }} />
+ *   <ToolCallList schemas={{ search: searchTool.parameters }} filterControls />
  * </ToolgateProvider>
  */
 export const ToolCallList = forwardRef<HTMLElement, ToolCallListProps>(function ToolCallList(
-  { store, schemas, renderCall, renderers, announce = true, throttleMs, clock, className, ...rest },
+  {
+    store,
+    schemas,
+    renderCall,
+    renderers,
+    announce = true,
+    throttleMs,
+    clock,
+    filter: controlled,
+    defaultFilter,
+    onFilterChange,
+    filterControls = false,
+    windowAfter = 30,
+    defaultCollapsed,
+    className,
+    ...rest
+  },
   ref,
 ) {
   const labels = useLabels();
   const storeKey = keyOf(useToolgateStore(store));
-  const index = useToolCalls(selectIndex, undefined, store);
-  const closed = useToolCalls(selectClosed, Object.is, store);
-  const baseId = useId();
-  const turns = new Map<string, [string, string][]>();
-  for (let i = 0; i < index.length; i += 3) {
-    const [id, turn, name] = index.slice(i, i + 3) as [string, string, string];
-    turns.set(turn, [...(turns.get(turn) ?? []), [id, name]]);
-  }
+  const [own, setOwn] = useState<ToolCallFilter>(defaultFilter ?? {});
+  const filter = controlled ?? own;
+  const changeFilter = (next: ToolCallFilter) => {
+    if (controlled === undefined) setOwn(next);
+    onFilterChange?.(next);
+  };
+  const tree = useToolCallTree({ store, filter, defaultCollapsed });
+  const { rows, closed, total, matching, setExpanded, toggle } = tree;
+
+  const renderCell = useCallback(
+    (row: ToolCallTreeRow, labelId: string) =>
+      row.kind === 'turn' ? (
+        <button type="button" className="toolgate-turn-title" aria-expanded={row.expanded} onClick={() => toggle(row.key)}>
+          <span aria-hidden="true">{row.expanded ? '▾' : '▸'}</span> {row.turnId ? labels.turn(row.turnNumber, row.turnId) : labels.noTurn}
+        </button>
+      ) : (
+        <>
+          <CallRowName callId={row.callId} name={row.name} id={labelId} store={store} />
+          {renderCall ? (
+            renderCall(row.callId, row.name)
+          ) : (
+            <ToolCallView callId={row.callId} store={store} clock={clock} renderers={renderers} schema={schemas && Object.hasOwn(schemas, row.name) ? schemas[row.name] : undefined} />
+          )}
+          {row.expanded !== undefined && (
+            <button type="button" className="toolgate-toggle toolgate-row-toggle" aria-expanded={row.expanded} onClick={() => toggle(row.key)}>
+              {labels.list.inside(row.childCount, formatNumber(row.childCount, labels.locale))}
+            </button>
+          )}
+        </>
+      ),
+    [labels, toggle, store, renderCall, clock, renderers, schemas],
+  );
+
   return (
     <section
       aria-label={labels.calls}
       {...rest}
       ref={ref}
       className={cx('toolgate-list', className)}
-      data-state={closed ? 'closed' : turns.size ? 'open' : 'empty'}
+      data-state={closed ? 'closed' : total > 0 ? 'open' : 'empty'}
     >
       {announce && <ToolStatusAnnouncer store={store} throttleMs={throttleMs} clock={clock} />}
-      {closed || !turns.size ? (
+      {filterControls && !closed && <ListFilter filter={filter} onChange={changeFilter} matching={matching} total={total} />}
+      {closed || total === 0 ? (
         <p className="toolgate-list-empty">{closed ? labels.closed : labels.empty}</p>
+      ) : rows.length === 0 ? (
+        <p className="toolgate-list-empty">{labels.list.noMatch}</p>
       ) : (
-        [...turns].map(([turn, calls], i) => (
-          <div key={`${storeKey}:${turn}`} role="group" aria-labelledby={`${baseId}${i}`} className="toolgate-turn" data-turn={turn || undefined}>
-            <div id={`${baseId}${i}`} className="toolgate-turn-title">
-              {turn ? labels.turn(i + 1, turn) : labels.noTurn}
-            </div>
-            <ol className="toolgate-turn-calls">
-              {calls.map(([id, name]) => (
-                <li key={id}>
-                  {renderCall ? (
-                    renderCall(id, name)
-                  ) : (
-                    <ToolCallView callId={id} store={store} clock={clock} renderers={renderers} schema={schemas && Object.hasOwn(schemas, name) ? schemas[name] : undefined} />
-                  )}
-                </li>
-              ))}
-            </ol>
-          </div>
-        ))
+        <CallTreeGrid key={storeKey} rows={rows} windowed={rows.length > windowAfter} label={labels.calls} renderCell={renderCell} setExpanded={setExpanded} toggle={toggle} />
       )}
     </section>
   );
 });
+
+/** A call row's accessible name: its tool and what its status says (hidden; the row points to it). */
+function CallRowName({ callId, name, id, store }: { callId: string; name: string; id: string; store: ToolStreamStore | undefined }) {
+  const labels = useLabels();
+  const select = useCallback(
+    (s: ToolStreamStoreState) => {
+      const call = callOf(s, callId);
+      return call ? statusText(labels, call) : '';
+    },
+    [callId, labels],
+  );
+  const status = useToolCalls(select, Object.is, store);
+  return (
+    <span id={id} hidden>
+      {labels.list.row(name, status)}
+    </span>
+  );
+}
+
+function ListFilter({ filter, onChange, matching, total }: { filter: ToolCallFilter; onChange: (filter: ToolCallFilter) => void; matching: number; total: number }) {
+  const labels = useLabels();
+  const id = useId();
+  const status = filter.statuses?.length === 1 ? (filter.statuses[0] as ToolCallStatus) : '';
+  return (
+    <div role="search" className="toolgate-list-filter">
+      <label htmlFor={`${id}n`}>{labels.list.filterName}</label>
+      <input id={`${id}n`} type="search" value={filter.name ?? ''} onChange={(event) => onChange({ ...filter, name: event.currentTarget.value })} />
+      <label htmlFor={`${id}s`}>{labels.list.filterStatus}</label>
+      <select
+        id={`${id}s`}
+        value={status}
+        onChange={(event) => onChange({ ...filter, statuses: event.currentTarget.value ? [event.currentTarget.value as ToolCallStatus] : [] })}
+      >
+        <option value="">{labels.list.anyStatus}</option>
+        {TOOL_CALL_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {labels.status[s]}
+          </option>
+        ))}
+      </select>
+      {isFiltering(filter) && (
+        <output className="toolgate-list-count">{labels.list.matching(formatNumber(matching, labels.locale), formatNumber(total, labels.locale), matching)}</output>
+      )}
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
-import { forwardRef, useId, type ComponentPropsWithoutRef } from 'react';
+import { forwardRef, useId, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import { formatDuration, formatTime, statusText, useLabels } from '../hooks/labels';
-import { useToolTimeline, type UseToolTimelineOptions } from '../hooks/use-tool-timeline';
+import { useToolTimeline, type ToolTimelineRow, type UseToolTimelineOptions } from '../hooks/use-tool-timeline';
 import { cx } from './cx';
 
 /**
@@ -45,35 +45,7 @@ export const ToolTimeline = forwardRef<HTMLElement, ToolTimelineProps>(function 
           </span>
         )}
       </figcaption>
-      <ol className="toolgate-timeline-rows">
-        {rows.map(({ call, outcome, start, issued, end, offset, writing, running }) => {
-          // A call that waits for a person is not running: its bar and its words say so.
-          const awaiting = call.approval === 'awaiting' && outcome === 'open';
-          return (
-            <li key={call.callId} data-status={call.status} data-outcome={outcome} data-approval={call.approval}>
-              <span className="toolgate-timeline-name" aria-hidden="true">
-                {call.name}
-              </span>
-              <span className="toolgate-timeline-track" aria-hidden="true">
-                {(writing > 0 || running === 0) && <span data-phase="writing" style={{ insetInlineStart: pct(offset), width: pct(writing) }} />}
-                {running > 0 && <span data-phase={awaiting ? 'awaiting' : 'running'} style={{ insetInlineStart: pct(offset + writing), width: pct(running) }} />}
-              </span>
-              <span className="toolgate-timeline-time" aria-hidden="true">
-                {formatDuration(end - start, locale)}
-              </span>
-              <span className="toolgate-sr-only">
-                {labels.timelineRow({
-                  name: call.name,
-                  status: statusText(labels, call),
-                  start: formatTime(start, locale),
-                  writing: formatDuration((issued ?? end) - start, locale),
-                  running: issued === undefined || awaiting ? undefined : formatDuration(end - issued, locale),
-                })}
-              </span>
-            </li>
-          );
-        })}
-      </ol>
+      <TimelineRows rows={rows} from={0} to={rows.length} depth={0} />
       <ul className="toolgate-timeline-legend">
         {legend.map(([key, text]) => (
           <li key={key} data-outcome={key}>
@@ -84,3 +56,52 @@ export const ToolTimeline = forwardRef<HTMLElement, ToolTimelineProps>(function 
     </figure>
   );
 });
+
+/** Nested lists stop at this depth: deeper calls are listed (and indented) at this level. */
+const MAX_NESTING = 12;
+
+/**
+ * The rows `from`..`to` (tree order) at `depth`, each with a nested list of the calls made inside
+ * it, so a screen reader says how deep each call is. Bars keep one time axis at every depth:
+ * only the name is indented.
+ */
+function TimelineRows({ rows, from, to, depth }: { rows: readonly ToolTimelineRow[]; from: number; to: number; depth: number }) {
+  const labels = useLabels();
+  const { locale } = labels;
+  const items: ReactNode[] = [];
+  for (let i = from; i < to; ) {
+    const row = rows[i] as ToolTimelineRow;
+    // The calls inside this one: the rows after it that are deeper (flat past the deepest list).
+    let end = i + 1;
+    if (depth < MAX_NESTING) while (end < to && (rows[end] as ToolTimelineRow).depth > depth) end++;
+    const { call, outcome, start, issued, end: ended, offset, writing, running } = row;
+    // A call that waits for a person is not running: its bar and its words say so.
+    const awaiting = call.approval === 'awaiting' && outcome === 'open';
+    items.push(
+      <li key={call.callId} data-status={call.status} data-outcome={outcome} data-approval={call.approval} style={row.depth ? { ['--toolgate-depth' as string]: row.depth } : undefined}>
+        <span className="toolgate-timeline-name" aria-hidden="true">
+          {call.name}
+        </span>
+        <span className="toolgate-timeline-track" aria-hidden="true">
+          {(writing > 0 || running === 0) && <span data-phase="writing" style={{ insetInlineStart: pct(offset), width: pct(writing) }} />}
+          {running > 0 && <span data-phase={awaiting ? 'awaiting' : 'running'} style={{ insetInlineStart: pct(offset + writing), width: pct(running) }} />}
+        </span>
+        <span className="toolgate-timeline-time" aria-hidden="true">
+          {formatDuration(ended - start, locale)}
+        </span>
+        <span className="toolgate-sr-only">
+          {labels.timelineRow({
+            name: call.name,
+            status: statusText(labels, call),
+            start: formatTime(start, locale),
+            writing: formatDuration((issued ?? ended) - start, locale),
+            running: issued === undefined || awaiting ? undefined : formatDuration(ended - issued, locale),
+          })}
+        </span>
+        {end > i + 1 && <TimelineRows rows={rows} from={i + 1} to={end} depth={depth + 1} />}
+      </li>,
+    );
+    i = end;
+  }
+  return <ol className="toolgate-timeline-rows">{items}</ol>;
+}

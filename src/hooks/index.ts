@@ -36,6 +36,8 @@ export {
   type ToolTimelineRow,
   type UseToolTimelineOptions,
 } from './use-tool-timeline';
+export { useToolCallTree, type ToolCallTree, type UseToolCallTreeOptions } from './use-tool-call-tree';
+export type { ToolCallFilter, ToolCallTreeCallRow, ToolCallTreeRow, ToolCallTreeTurnRow } from './call-tree';
 export { useAppTool, useAppTools, type AppToolView, type UseAppToolOptions } from './use-app-tool';
 export type { ConfirmToolLabels, ConfirmToolLabelsOverride } from './confirm-labels';
 export {

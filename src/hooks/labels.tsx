@@ -83,6 +83,20 @@ export interface ToolgateLabels {
   renderFailed: (toolName: string) => string;
   /** The group around the input a person gives an app tool (a form, a choice). */
   personInput: (toolName: string) => string;
+  /** `<ToolCallList>`'s filter and the calls nested in a call. */
+  list: {
+    /** The filter's field for the tool name, and its status choice. */
+    filterName: string;
+    filterStatus: string;
+    anyStatus: string;
+    /** How many calls match the filter, of all the session's calls. */
+    matching: (shown: string, total: string, count: number) => string;
+    noMatch: string;
+    /** The button that shows or hides the calls a sub-agent made inside a call. */
+    inside: (count: number, formatted: string) => string;
+    /** A call row's name for a screen reader: the tool and what its status says. */
+    row: (name: string, status: string) => string;
+  };
   /** The confirmation dialog (`ConfirmToolDialog`). */
   confirm: ConfirmToolLabels;
 }
@@ -157,6 +171,15 @@ export const defaultLabels: ToolgateLabels = {
   argumentsRewritten: 'Changed before it ran',
   renderFailed: (toolName) => `The view of ${toolName} failed`,
   personInput: (toolName) => `Your answer for ${toolName}`,
+  list: {
+    filterName: 'Tool name',
+    filterStatus: 'Status',
+    anyStatus: 'Any status',
+    matching: (shown, total, count) => (count === 1 ? `1 call of ${total}` : `${shown} calls of ${total}`),
+    noMatch: 'No calls match the filter',
+    inside: (count, formatted) => (count === 1 ? '1 call inside' : `${formatted} calls inside`),
+    row: (name, status) => `${name}, ${status}`,
+  },
   confirm: defaultConfirmLabels,
 };
 

@@ -25,6 +25,14 @@ export interface ToolTimelineRow {
   /** The writing part and the running part, as fractions of the span. */
   writing: number;
   running: number;
+  /**
+   * How deep the call is nested: 0 for a call of the turn itself, 1 for a call a sub-agent made
+   * inside it (`parentCallId`), and so on. Rows come in tree order: each call right after the
+   * call it was made in (and the calls made in that one), so indenting by `depth` draws the tree.
+   */
+  depth: number;
+  /** The row this call is nested under (`undefined` at depth 0). */
+  parentCallId: string | undefined;
 }
 
 /**
@@ -58,7 +66,7 @@ const sameRows = (a: readonly ToolCall[], b: readonly ToolCall[]) =>
   a.length === b.length &&
   a.every((x, i) => {
     const y = b[i] as ToolCall;
-    return x.callId === y.callId && x.status === y.status && x.ok === y.ok && x.startedAt === y.startedAt && x.issuedAt === y.issuedAt && x.endedAt === y.endedAt && x.lateOutcome === y.lateOutcome && x.approval === y.approval;
+    return x.callId === y.callId && x.status === y.status && x.ok === y.ok && x.startedAt === y.startedAt && x.issuedAt === y.issuedAt && x.endedAt === y.endedAt && x.lateOutcome === y.lateOutcome && x.approval === y.approval && x.parentCallId === y.parentCallId;
   });
 const selectCalls = (s: ToolStreamStoreState) => s.order.map((id) => callOf(s, id) as ToolCall);
 
@@ -71,17 +79,18 @@ const selectCalls = (s: ToolStreamStoreState) => s.order.map((id) => callOf(s, i
  * rows.map((r) => <div style={{ marginLeft: `${r.offset * 100}%`, width: `${(r.writing + r.running) * 100}%` }} />);
  */
 export function useToolTimeline(options: UseToolTimelineOptions = {}): ToolTimelineLayout {
-  const calls = useToolCalls(selectCalls, sameRows, options.store);
-  const open = options.now === undefined && calls.some((c) => callOutcome(c) === 'open');
+  const calls = treeOrder(useToolCalls(selectCalls, sameRows, options.store));
+  const open = options.now === undefined && calls.ordered.some((c) => callOutcome(c) === 'open');
   const ticking = useNow(open, 1000, options.clock);
-  const timed = calls.filter((c) => c.startedAt !== undefined);
+  const { ordered, depths } = calls;
+  const timed = ordered.filter((c) => c.startedAt !== undefined);
   // Before the first tick (and on the server), open calls end at the latest time the store has seen.
   const now = options.now ?? ticking ?? Math.max(0, ...timed.flatMap((c) => [c.startedAt as number, c.issuedAt ?? 0, c.endedAt ?? 0]));
   const from = Math.min(...timed.map((c) => c.startedAt as number));
   const ends = timed.map((c) => ({ c, end: Math.max(c.endedAt ?? now, c.startedAt as number) }));
   const to = Math.max(from, ...ends.map((e) => e.end));
   const span = to - from || 1;
-  const rows = ends.map(({ c, end }) => {
+  const rows = ends.map(({ c, end }): ToolTimelineRow => {
     const start = c.startedAt as number;
     const issued = c.issuedAt === undefined ? undefined : Math.min(c.issuedAt, end);
     const writeEnd = issued ?? end;
@@ -94,7 +103,49 @@ export function useToolTimeline(options: UseToolTimelineOptions = {}): ToolTimel
       offset: (start - from) / span,
       writing: (writeEnd - start) / span,
       running: (end - writeEnd) / span,
+      depth: depths.get(c.callId) ?? 0,
+      parentCallId: depths.get(c.callId) ? c.parentCallId : undefined,
     };
   });
   return { rows, from: timed.length ? from : now, to: timed.length ? to : now };
+}
+
+/**
+ * Calls in tree order: each right after the call it was made in (`parentCallId`), with its depth.
+ * A call is nested only under a call that began before it (an unknown or later parent leaves it
+ * at depth 0), so no ids can make a cycle; iterative, so any depth costs no stack. Memoised on the
+ * selected array, which the selector keeps while nothing the bars show changed.
+ */
+const ordering = new WeakMap<readonly ToolCall[], { ordered: ToolCall[]; depths: Map<string, number> }>();
+function treeOrder(calls: readonly ToolCall[]): { ordered: ToolCall[]; depths: Map<string, number> } {
+  const known = ordering.get(calls);
+  if (known) return known;
+  const seen = new Set<string>();
+  const children = new Map<string, ToolCall[]>();
+  const top: ToolCall[] = [];
+  for (const call of calls) {
+    const parent = call.parentCallId;
+    const siblings = parent !== undefined && seen.has(parent) ? children.get(parent) : top;
+    if (siblings) siblings.push(call);
+    else children.set(parent as string, [call]);
+    seen.add(call.callId);
+  }
+  const ordered: ToolCall[] = [];
+  const depths = new Map<string, number>();
+  const stack: { list: ToolCall[]; at: number; depth: number }[] = [{ list: top, at: 0, depth: 0 }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as { list: ToolCall[]; at: number; depth: number };
+    const call = frame.list[frame.at++];
+    if (call === undefined) {
+      stack.pop();
+      continue;
+    }
+    ordered.push(call);
+    depths.set(call.callId, frame.depth);
+    const inside = children.get(call.callId);
+    if (inside) stack.push({ list: inside, at: 0, depth: frame.depth + 1 });
+  }
+  const result = { ordered, depths };
+  ordering.set(calls, result);
+  return result;
 }

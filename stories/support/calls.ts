@@ -101,3 +101,32 @@ export function legacyEvents(): unknown[] {
     Array.from({ length: Math.ceil(full.length / 5) }, (_, i) => [e.preview(callId, full.slice(0, (i + 1) * 5), { name }), pause(60)]).flat();
   return [...grow('p1', 'get_forecast', text), ...grow('p2', 'search_recipes', second)];
 }
+
+/**
+ * A research call whose sub-agent makes three calls (the search makes one of its own), then a
+ * later turn: calls nest under the call that made them by `parentCallId`.
+ */
+export function nestedEvents(): unknown[] {
+  return [
+    e.start('research', { name: 'research', turnId: 'turn-1' }),
+    e.complete('research', { topic: 'tides in Lisbon' }),
+    pause(200),
+    e.start('search', { name: 'web_search', turnId: 'turn-1', parentCallId: 'research' }),
+    e.complete('search', { q: 'Lisbon tide table' }),
+    pause(300),
+    e.start('fetch', { name: 'fetch_page', turnId: 'turn-1', parentCallId: 'search' }),
+    e.complete('fetch', { url: 'https://tides.example.test/lisbon' }),
+    pause(400),
+    e.settled('fetch', true),
+    e.settled('search', true),
+    e.start('notes', { name: 'write_notes', turnId: 'turn-1', parentCallId: 'research' }),
+    e.complete('notes', { path: 'notes/tides.md' }),
+    e.start('mail', { name: 'send_email', turnId: 'turn-1', parentCallId: 'research' }),
+    e.delta('mail', '{"to":"ada@'),
+    pause(300),
+    e.start('summary', { name: 'summarise', turnId: 'turn-2' }),
+    e.complete('summary', { length: 'short' }),
+    pause(200),
+    e.settled('summary', true),
+  ];
+}

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolCallCard, ToolCallList, createToolStreamStore } from 'toolgate';
 import { callEvents, toolEvents as e } from 'toolgate/testing';
 import { renderWith, timedStore } from './helpers';
+import { cardsUnder } from './tree-rows';
 
 describe('ToolCallCard', () => {
   it('re-renders only for its own call while 50 calls stream', () => {
@@ -18,6 +19,7 @@ describe('ToolCallCard', () => {
     renderWith(
       store,
       <ToolCallList
+        windowAfter={Infinity}
         renderCall={(id) => (
           <Profiler id={id} onRender={(profiled) => commits.set(profiled, (commits.get(profiled) ?? 0) + 1)}>
             <ToolCallCard callId={id} />
@@ -122,10 +124,11 @@ describe('ToolCallList', () => {
     act(() => {
       for (const [id, turnId] of [['a', 't1'], ['b', 't2'], ['c', 't1']] as const) store.getState().dispatch(e.start(id, { name: `n_${id}`, turnId }));
     });
-    const turns = screen.getAllByRole('group', { name: /^Turn/ });
-    expect(turns.map((t) => t.getAttribute('aria-labelledby') && within(t).getAllByRole('article').map((a) => a.getAttribute('data-status')))).toHaveLength(2);
-    expect(within(turns[0] as HTMLElement).getAllByRole('article').map((a) => within(a).getByText(/^n_/).textContent)).toEqual(['n_a', 'n_c']);
-    expect(within(turns[1] as HTMLElement).getByText('n_b')).toBeInTheDocument();
+    // A turn is a row of the list's tree; its calls are the rows under it.
+    const turns = screen.getAllByRole('row', { name: /^Turn/ });
+    expect(turns.map((t) => cardsUnder(t).map((a) => a.getAttribute('data-status')))).toHaveLength(2);
+    expect(cardsUnder(turns[0] as HTMLElement).map((a) => within(a).getByText(/^n_/).textContent)).toEqual(['n_a', 'n_c']);
+    expect(cardsUnder(turns[1] as HTMLElement).map((a) => a.textContent)).toEqual([expect.stringContaining('n_b')]);
     expect(screen.getByText('Turn 1')).toBeInTheDocument();
     act(() => store.getState().dispatch(e.closed()));
     expect(screen.getByRole('region', { name: 'Tool calls' })).toHaveTextContent('Session closed');
@@ -139,6 +142,6 @@ describe('ToolCallList', () => {
     const card = screen.getByRole('article', { name: 'weather' });
     expect(card.dataset.source).toBe('preview');
     expect(within(card).getByText('Preview')).toBeInTheDocument();
-    expect(screen.getByRole('group', { name: 'Other calls' })).toContainElement(card);
+    expect(cardsUnder(screen.getByRole('row', { name: 'Other calls' }))).toEqual([card]);
   });
 });

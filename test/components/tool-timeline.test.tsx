@@ -34,3 +34,34 @@ describe('ToolTimeline', () => {
     expect((rows[0] as HTMLElement).querySelector('.toolgate-timeline-track')).toHaveAttribute('aria-hidden', 'true');
   });
 });
+
+describe('ToolTimeline: nested calls', () => {
+  it('lists each call a sub-agent made inside another right after it, one list deeper, with its name indented and its bar on the same axis', async () => {
+    const start = Date.UTC(2025, 0, 1, 9);
+    const { store, send, wait } = timedStore(start);
+    renderWith(store, <ToolTimeline now={start + 4000} />);
+    send(e.start('research', { name: 'research' }));
+    await wait(1000);
+    send(e.start('later', { name: 'later' }), e.start('search', { name: 'web_search', parentCallId: 'research' }));
+    await wait(1000);
+    send(e.start('fetch', { name: 'fetch_page', parentCallId: 'search' }), e.start('stray', { name: 'stray', parentCallId: 'not-a-call' }));
+
+    const figure = screen.getByRole('figure', { name: /Timeline/ });
+    const top = within(figure).getAllByRole('list')[0] as HTMLElement;
+    const items = (list: HTMLElement) => [...list.children].filter((child) => child.tagName === 'LI') as HTMLElement[];
+    const name = (item: HTMLElement) => item.querySelector('.toolgate-timeline-name')?.textContent;
+    // Tree order: the calls made inside research come under it, before the call that began between them.
+    expect(items(top).map(name)).toEqual(['research', 'later', 'stray']);
+    const research = items(top)[0] as HTMLElement;
+    const inside = research.querySelector(':scope > ol') as HTMLElement;
+    expect(items(inside).map(name)).toEqual(['web_search']);
+    const search = items(inside)[0] as HTMLElement;
+    expect(search.style.getPropertyValue('--toolgate-depth')).toBe('1');
+    const deeper = items(search.querySelector(':scope > ol') as HTMLElement)[0] as HTMLElement;
+    expect(name(deeper)).toBe('fetch_page');
+    expect(deeper.style.getPropertyValue('--toolgate-depth')).toBe('2');
+    expect(research.style.getPropertyValue('--toolgate-depth')).toBe('');
+    // One axis at every depth: fetch_page began at 2 s of the 4 s span.
+    expect(deeper.querySelector<HTMLElement>('[data-phase]')?.style.insetInlineStart).toBe('50%');
+  });
+});
