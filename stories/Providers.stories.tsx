@@ -98,9 +98,10 @@ function treeOf(value: unknown, out: { keys: string[]; values: string[] } = { ke
   return out;
 }
 
-/** What a card's argument tree shows: its keys and scalar values, in order. */
+/** What a card's argument tree shows (not its output's): its keys and scalar values, in order. */
 function shownTree(card: HTMLElement) {
-  const text = (selector: string) => Array.from(card.querySelectorAll(selector), (node) => node.textContent ?? '');
+  const tree = within(card).getByRole('group', { name: 'Arguments' });
+  const text = (selector: string) => Array.from(tree.querySelectorAll(selector), (node) => node.textContent ?? '');
   return {
     keys: text('.toolgate-json-key'),
     values: text('.toolgate-json-string, .toolgate-json-number, .toolgate-json-boolean, .toolgate-json-null'),
