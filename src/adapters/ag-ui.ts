@@ -12,6 +12,7 @@
 import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
 import { CallBook, type OpenCall } from './call-book';
 import { jsonOrText, MalformedChunk, optRecord, optString, reqString, unknownCall, type Rec } from './chunk-fields';
+import { AGUI_EVENTS } from './vocabularies';
 
 /**
  * Options of {@link createAGUIAdapter}: those of every adapter.
@@ -31,7 +32,7 @@ export type AGUIAdapterOptions = AdapterOptions;
 export function createAGUIAdapter(options: AGUIAdapterOptions = {}): ToolStreamAdapter {
   const book = new CallBook('AG-UI', options);
   const mapper = createAGUIEventMapper(book);
-  return defineAdapter(book, mapper.handle, { why: "the stream ended before the call's arguments did", finish: mapper.endChunked });
+  return defineAdapter(book, mapper.handle, { why: "the stream ended before the call's arguments did", finish: mapper.endChunked }, AGUI_EVENTS);
 }
 
 /** The sub-agent invocations seen: the call that started each, and the invocation that started it. */

@@ -10,6 +10,7 @@
 import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
 import { CallBook, type OpenCall } from './call-book';
 import { MalformedChunk, optString, reqString, unknownCall, type Rec } from './chunk-fields';
+import { UI_MESSAGE_STREAM } from './vocabularies';
 
 /**
  * Options of {@link createAISDKAdapter}: those of every adapter.
@@ -31,7 +32,7 @@ export type AISDKAdapterOptions = AdapterOptions;
 export function createAISDKAdapter(options: AISDKAdapterOptions = {}): ToolStreamAdapter {
   const book = new CallBook('AI SDK', options);
   const mapper = createAISDKChunkMapper(book);
-  return defineAdapter(book, mapper.handle, { why: 'the stream ended before the input was complete' });
+  return defineAdapter(book, mapper.handle, { why: 'the stream ended before the input was complete' }, UI_MESSAGE_STREAM);
 }
 
 /**

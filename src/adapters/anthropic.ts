@@ -10,6 +10,7 @@
  */
 import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
 import { CallBook, type OpenCall } from './call-book';
+import { ANTHROPIC_MESSAGES } from './vocabularies';
 import {
   isRecord,
   MalformedChunk,
@@ -207,5 +208,5 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): T
 
   // The stream's end cuts the open blocks as a message's end would (saying max_tokens where it was that).
   const why = 'the stream ended before the tool block did';
-  return defineAdapter(book, handle, { why, finish: () => endMessage(why) });
+  return defineAdapter(book, handle, { why, finish: () => endMessage(why) }, ANTHROPIC_MESSAGES);
 }

@@ -11,6 +11,7 @@ import { localOnlyNameIn } from '../core/local-events';
 import type { ToolStreamEvent } from '../core/wire';
 import type { CallBook } from './call-book';
 import { describe, isRecord, MalformedChunk, type AdapterIssue, type Rec } from './chunk-fields';
+import type { ChunkVocabulary } from './vocabularies';
 
 /**
  * Options every adapter accepts.
@@ -49,7 +50,8 @@ export interface ToolStreamAdapter {
   /**
    * Map one chunk (the parsed object, or its JSON text: a WebSocket message or an SSE
    * `data:` line; other SSE lines are skipped) to the events it causes, in order. Never
-   * throws; chunks of unknown types give no events.
+   * throws; chunks of types the stream does not have give no events, and each such type is
+   * reported once (`ignored-chunk`).
    */
   push(chunk: unknown): ToolStreamEvent[];
   /**
@@ -87,15 +89,17 @@ export function defineAdapter(
   book: CallBook,
   handle: (chunk: Rec) => void,
   end: { why: string; finish?: () => void },
+  vocabulary?: ChunkVocabulary,
 ): ToolStreamAdapter {
   let ended = false;
+  const read = vocabulary === undefined ? handle : withVocabulary(book, vocabulary, handle);
   return {
     push(chunk) {
       if (ended) {
         book.report('a chunk arrived after end(); it was ignored', chunk, 'after-end');
         return [];
       }
-      return readChunk(book, chunk, handle);
+      return readChunk(book, chunk, read);
     },
     end() {
       if (ended) return [];
@@ -108,6 +112,23 @@ export function defineAdapter(
       }
       return book.drain();
     },
+  };
+}
+
+/**
+ * `handle`, after a word about a chunk whose type is not in `vocabulary`: reported once per type
+ * (`ignored-chunk`), and then handled as usual (a handler gives no events for a type it does not
+ * read). A stream of a newer API version thus says what this one does not show.
+ */
+export function withVocabulary(book: CallBook, vocabulary: ChunkVocabulary, handle: (chunk: Rec) => void): (chunk: Rec) => void {
+  const told = new Set<string>();
+  return (chunk) => {
+    const type = chunk.type;
+    if (typeof type === 'string' && !vocabulary.has(type) && !told.has(type)) {
+      told.add(type);
+      book.report(`${vocabulary.noun} of type "${type}" are not part of ${vocabulary.name}; they are ignored`, chunk, 'ignored-chunk');
+    }
+    handle(chunk);
   };
 }
 

@@ -13,6 +13,8 @@
  * - `unknown-call`: a chunk about a call that never started;
  * - `dropped-call`: a call that ended without ever receiving its name (nothing to show);
  * - `after-end`: a chunk pushed after `end()`;
+ * - `ignored-chunk`: a chunk of a type the stream does not have (a newer API version, or not
+ *   that API at all): ignored, and reported once per type;
  * - `adapter-failed`: the adapter itself threw (a bug): the chunk was skipped.
  *
  * @example
@@ -25,6 +27,7 @@ export type AdapterIssue =
   | 'unknown-call'
   | 'dropped-call'
   | 'after-end'
+  | 'ignored-chunk'
   | 'adapter-failed'
   /** A chunk named an event only the page may produce (a local interrupt, an approval mark). */
   | 'local-only';

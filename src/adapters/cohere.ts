@@ -7,6 +7,7 @@
 import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
 import { CallBook, type OpenCall } from './call-book';
 import { MalformedChunk, optRecord, optString, reqNumber, reqRecord, reqString, type Rec } from './chunk-fields';
+import { COHERE_CHAT } from './vocabularies';
 
 /**
  * Options of {@link createCohereAdapter}: those of every adapter.
@@ -110,5 +111,5 @@ export function createCohereAdapter(options: CohereAdapterOptions = {}): ToolStr
     }
   };
 
-  return defineAdapter(book, handle, { why: 'the stream ended before the call did' });
+  return defineAdapter(book, handle, { why: 'the stream ended before the call did' }, COHERE_CHAT);
 }

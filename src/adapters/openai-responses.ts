@@ -12,6 +12,7 @@
 import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
 import { CallBook, parseArguments, type OpenCall } from './call-book';
 import { describe, isRecord, jsonOrText, MalformedChunk, optRecord, optString, reqRecord, reqString, type Rec } from './chunk-fields';
+import { OPENAI_REALTIME, OPENAI_RESPONSES, type ChunkVocabulary } from './vocabularies';
 
 /**
  * Options of {@link createOpenAIResponsesAdapter}: those of every adapter.
@@ -45,7 +46,7 @@ interface ItemCall {
  * for (const e of adapter.end()) store.getState().dispatch(e);
  */
 export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOptions = {}): ToolStreamAdapter {
-  return createItemAdapter('OpenAI Responses', options);
+  return createItemAdapter('OpenAI Responses', options, OPENAI_RESPONSES);
 }
 
 /**
@@ -60,10 +61,10 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
  * });
  */
 export function createOpenAIRealtimeAdapter(options: OpenAIResponsesAdapterOptions = {}): ToolStreamAdapter {
-  return createItemAdapter('OpenAI Realtime', options);
+  return createItemAdapter('OpenAI Realtime', options, OPENAI_REALTIME);
 }
 
-function createItemAdapter(provider: string, options: AdapterOptions): ToolStreamAdapter {
+function createItemAdapter(provider: string, options: AdapterOptions, vocabulary: ChunkVocabulary): ToolStreamAdapter {
   const PROVIDER = options.label ?? provider;
   const book = new CallBook(PROVIDER, options);
   const items = new Map<string, ItemCall>();
@@ -264,5 +265,5 @@ function createItemAdapter(provider: string, options: AdapterOptions): ToolStrea
     finish: () => {
       for (const entry of [...items.values()]) finishWith(entry, undefined, why);
     },
-  });
+  }, vocabulary);
 }

@@ -7,8 +7,8 @@ import { PROVIDER_ADAPTERS } from 'toolgate/adapters';
 const dir = fileURLToPath(new URL('../../src/adapters/', import.meta.url));
 const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
 
-/** The files every adapter shares: the contract, the book of calls, the chunk readers, the list, the barrel. */
-const SHARED = ['base.ts', 'call-book.ts', 'chunk-fields.ts', 'providers.ts', 'index.ts'];
+/** The files every adapter shares: the contract, the book of calls, the chunk readers, the streams' vocabularies, the list, the barrel. */
+const SHARED = ['base.ts', 'call-book.ts', 'chunk-fields.ts', 'vocabularies.ts', 'providers.ts', 'index.ts'];
 
 describe('toolgate/adapters', () => {
   it.each(files)('%s imports nothing but its siblings and toolgate core (no React, no provider SDK)', (file) => {

@@ -11,14 +11,31 @@ it('covers every provider adapter of the public list', () => {
   expect(PROVIDERS.map((p) => p.id)).toEqual(Object.keys(PROVIDER_ADAPTERS));
 });
 
-describe.each(PROVIDERS)('the $label adapter', ({ create, label: provider, startChunk }) => {
+/** Providers whose chunks carry no type (OpenAI Chat Completions, Gemini): there is no unknown type to report. */
+const UNTYPED = new Set(['openai-chat', 'gemini']);
+
+describe.each(PROVIDERS)('the $label adapter', ({ id, create, label: provider, startChunk }) => {
   const setup = () => {
-    const errors: { reason: string; chunk: unknown }[] = [];
-    const adapter = create({ onError: (reason, chunk) => errors.push({ reason, chunk }) });
+    const errors: { reason: string; chunk: unknown; code?: string }[] = [];
+    const adapter = create({ onError: (reason, chunk, code) => errors.push({ reason, chunk, code }) });
     return { adapter, errors };
   };
 
-  it('ignores chunks of types it does not know, silently', () => {
+  it.skipIf(UNTYPED.has(id))('ignores chunks of types its stream does not have, with a reason, once per type (ignored-chunk)', () => {
+    const { adapter, errors } = setup();
+    const started = adapter.push(startChunk);
+    const unknown = { type: 'something.new', payload: { a: 1 } };
+    expect(adapter.push(unknown)).toEqual([]);
+    expect(adapter.push({ type: 'something.new', payload: { a: 2 } })).toEqual([]);
+    expect(adapter.push({ hello: 'world' })).toEqual([]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'ignored-chunk', chunk: unknown });
+    expect(errors[0]!.reason).toMatch(new RegExp(`^${provider}: (chunks|events) of type "something.new" are not part of .+; they are ignored$`));
+    // The open call is untouched, and end() closes it.
+    expect(adapter.end().at(-1)).toMatchObject({ callId: started[0]!.callId });
+  });
+
+  it.runIf(UNTYPED.has(id))('ignores chunks it reads nothing in, silently (its chunks carry no type)', () => {
     const { adapter, errors } = setup();
     expect(adapter.push({ type: 'something.new', payload: { a: 1 } })).toEqual([]);
     expect(adapter.push({ hello: 'world' })).toEqual([]);

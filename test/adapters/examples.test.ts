@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { createToolStreamStore } from 'toolgate/core';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-// The barrel has no JSDoc; the book of calls is internal (nothing of it is public).
+// The barrel has no JSDoc; the book of calls and the vocabularies are internal (nothing of them is public).
 const adapterFiles = readdirSync(`${root}src/adapters`)
-  .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'call-book.ts')
+  .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'call-book.ts' && f !== 'vocabularies.ts')
   .map((f) => `src/adapters/${f}`);
 
 /** The `@example` blocks of a source file (each up to the end of its JSDoc comment or the next tag). */

@@ -19,7 +19,8 @@ import { CallBook, type OpenCall } from '../../adapters/call-book';
 import { isRecord, type Rec } from '../../adapters/chunk-fields';
 import { createBridgeKit, type BridgeOptions } from '../shared/kit';
 import { createAgentAnswers, type InterruptAnswer } from './agent-answers';
-import { AGUI_EVENT_TYPES, type AGUIAgentLike, type AGUIInterrupt, type AGUIResumeEntry, type AGUITool } from './agent-types';
+import { AGUI_EVENTS } from '../../adapters/vocabularies';
+import { type AGUIAgentLike, type AGUIInterrupt, type AGUIResumeEntry, type AGUITool } from './agent-types';
 
 /**
  * Options of {@link createAGUIBridge}: the kit's parts (made for you when absent), the tools'
@@ -112,7 +113,7 @@ export function createAGUIBridge(agent: AGUIAgentLike, options: AGUIBridgeOption
   const ignoredTypes = new Set<string>();
   const onEvent = (event: unknown): void => {
     const type = isRecord(event) ? event.type : undefined;
-    if (typeof type === 'string' && !AGUI_EVENT_TYPES.has(type) && !ignoredTypes.has(type)) {
+    if (typeof type === 'string' && !AGUI_EVENTS.has(type) && !ignoredTypes.has(type)) {
       ignoredTypes.add(type);
       say(`events of type "${type}" are not part of AG-UI 1.0; they are ignored`, event, 'ignored-event');
     }

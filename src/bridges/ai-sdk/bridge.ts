@@ -19,7 +19,8 @@ import { createBridgeKit, type BridgeOptions } from '../shared/kit';
 import { tapStream } from '../shared/tap';
 import { createChatCalls } from './chat-calls';
 import { createChatLink } from './chat-link';
-import { toolPartsOf, UI_CHUNK_TYPES, type ChatLike, type ChatToolCall, type ChatTransportLike, type TappedTransport } from './chat-types';
+import { UI_MESSAGE_STREAM } from '../../adapters/vocabularies';
+import { toolPartsOf, type ChatLike, type ChatToolCall, type ChatTransportLike, type TappedTransport } from './chat-types';
 
 /**
  * Options of {@link createAISDKBridge}: the kit's parts (made for you when absent), the tools'
@@ -100,7 +101,7 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
   const ignoredTypes = new Set<string>();
   const handle = (chunk: Rec): void => {
     const type = chunk.type;
-    if (typeof type === 'string' && !UI_CHUNK_TYPES.has(type) && !type.startsWith('data-') && !ignoredTypes.has(type)) {
+    if (typeof type === 'string' && !UI_MESSAGE_STREAM.has(type) && !ignoredTypes.has(type)) {
       ignoredTypes.add(type);
       say(`chunks of type "${type}" are not part of the UI message stream; they are ignored`, chunk, 'ignored-chunk');
     }

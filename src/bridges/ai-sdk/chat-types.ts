@@ -90,17 +90,3 @@ export function* toolPartsOf(messages: readonly unknown[]): Generator<ToolPart> 
   }
 }
 
-/**
- * Every chunk type of the UI message stream of AI SDK 5 to 7 (`data-*` aside): a chunk of
- * another type is from a newer SDK or not from the SDK at all; the bridge ignores it and says so.
- */
-export const UI_CHUNK_TYPES: ReadonlySet<string> = new Set([
-  'start', 'finish', 'abort', 'error', 'message-metadata',
-  'start-step', 'finish-step', 'reset-step',
-  'text-start', 'text-delta', 'text-end',
-  'reasoning-start', 'reasoning-delta', 'reasoning-end', 'reasoning', 'reasoning-part-finish', 'reasoning-file',
-  'tool-input-start', 'tool-input-delta', 'tool-input-available', 'tool-input-error',
-  'tool-approval-request', 'tool-approval-response',
-  'tool-output-available', 'tool-output-error', 'tool-output-denied',
-  'source-url', 'source-document', 'file', 'custom', 'steering-message',
-]);
