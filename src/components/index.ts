@@ -12,6 +12,8 @@ export { ConfirmToolDialogRoot, type ConfirmToolDialogRootProps } from './confir
 export { ConfirmToolDialogEditor, type ConfirmToolDialogEditorProps } from './confirm-editor';
 export { ConfirmToolDialogChanges, type ConfirmToolDialogChangesProps } from './confirm-changes';
 export { ConfirmToolDialogExpiry, type ConfirmToolDialogExpiryProps } from './confirm-expiry';
+export { ConfirmBatch, type ConfirmBatchProps } from './confirm-batch';
+export { ToolGrantList, type ToolGrantListProps } from './tool-grant-list';
 export {
   ConfirmToolDialogApprove,
   ConfirmToolDialogArguments,

@@ -51,6 +51,11 @@ export function createConfirmationController(options: ConfirmationControllerOpti
   const flow = createFlow(options);
   const { queue, store, grants } = flow;
   let counter = 0;
+  /** The entry, after ending it `expired` if its time has come: a decision after that changes nothing. */
+  const due = <E extends Parameters<typeof flow.expireIfDue>[0] | null | undefined>(entry: E): E => {
+    if (entry) flow.expireIfDue(entry);
+    return entry;
+  };
 
   const request = (input: ConfirmationRequest): Promise<ConfirmationOutcome> => {
     const { entry, promise, refusal } = admitRequest(input, options.room, options.checkOutcome, `confirmation-${++counter}`);
@@ -71,7 +76,7 @@ export function createConfirmationController(options: ConfirmationControllerOpti
     const ids: string[] = [];
     const list = Array.isArray(picks) ? picks : [];
     for (const pick of list) {
-      const entry = typeof pick?.requestId === 'string' ? queue.get(pick.requestId) : undefined;
+      const entry = due(typeof pick?.requestId === 'string' ? queue.get(pick.requestId) : undefined);
       if (entry === undefined || ids.includes(entry.id)) continue;
       if (decide(entry, list.length)) ids.push(entry.id);
     }
@@ -81,7 +86,7 @@ export function createConfirmationController(options: ConfirmationControllerOpti
   return {
     request,
     approve(target) {
-      const entry = queue.shown(target);
+      const entry = due(queue.shown(target));
       // Idempotent by the table: the first approval leaves `reviewing` synchronously, before any
       // await. A second click, a key repeat or a spoken "yes" at the same moment finds
       // `confirming`, where approving is not allowed, and changes nothing.
@@ -90,7 +95,7 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       return startRun(flow, entry);
     },
     deny(reason, target) {
-      const entry = queue.any(target);
+      const entry = due(queue.any(target));
       if (entry === null || !actionsOf(entry).deny) return false;
       entry.decidedBy = PERSON;
       // `onClick={deny}` would pass an event as the reason: keep only strings.
@@ -121,16 +126,16 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       return queue.all().filter((entry) => flow.withdraw(entry, error)).length;
     },
     edit: (target) => {
-      const entry = queue.shown(target);
+      const entry = due(queue.shown(target));
       return entry !== null && flow.step(entry, 'edit');
     },
     cancelEdit: (target) => {
       const entry = queue.shown(target);
       return entry !== null && flow.step(entry, 'keep');
     },
-    submitEdit: (draft, target) => flow.submitEdit(queue.shown(target), draft),
+    submitEdit: (draft, target) => flow.submitEdit(due(queue.shown(target)), draft),
     allowForSession(target) {
-      const entry = queue.shown(target);
+      const entry = due(queue.shown(target));
       if (entry === null || !actionsOf(entry).allowForSession) return false;
       // The person's own approval of the request they see first; then the grant answers the others.
       entry.decidedBy = PERSON;
@@ -139,7 +144,7 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       return true;
     },
     denyForSession(reason, target) {
-      const entry = queue.any(target);
+      const entry = due(queue.any(target));
       if (entry === null || !actionsOf(entry).denyForSession) return false;
       entry.decidedBy = PERSON;
       const denied = flow.finish(entry, typeof reason === 'string' ? { status: 'denied', reason } : { status: 'denied' });

@@ -37,6 +37,8 @@ export interface Flow extends RunHost {
   submitEdit(entry: Entry | null, draft: unknown): Promise<EditResult>;
   /** Start an approval decided by someone other than a person looking at it (a grant, a list). */
   decideUnseen(entry: Entry, decider: NonNullable<Entry['decidedBy']>): boolean;
+  /** End the entry `expired` when its time has come by the clock, even if its timer has not fired yet; returns whether it did. */
+  expireIfDue(entry: Entry): boolean;
 }
 
 const NOT_EDITING: EditResult = Object.freeze({ ok: false, issues: Object.freeze([Object.freeze({ path: Object.freeze([]), message: 'The arguments are not being edited' })]) });
@@ -241,6 +243,13 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
       publish();
       flow.fingerprint(entry);
       return Object.freeze({ ok: true });
+    },
+    expireIfDue(entry) {
+      // A timer fires at its time or later (a busy page, a throttled tab): a decision that comes in
+      // between must not win over an expiry that is already due.
+      if (entry.expiresAt === null || clock.now() < entry.expiresAt) return false;
+      entry.stopExpiry();
+      return finish(entry, { status: 'expired' });
     },
     decideUnseen(entry, decider) {
       const before = entry.decidedBy;

@@ -58,6 +58,7 @@ export {
   type ToolRenderers,
 } from './tool-renderers';
 export { useCallApproval, type CallApproval } from './use-call-approval';
+export { useToolGrants, type ToolGrantsView } from './use-tool-grants';
 export { useAppToolCall, type AppToolCallView } from './use-app-tool-call';
 export {
   useHumanTool,

@@ -41,6 +41,32 @@ describe('expiry', () => {
     expect(onApprove).not.toHaveBeenCalled();
   });
 
+  it('refuses a decision that comes after the expiry time even when the expiry timer has not fired yet', async () => {
+    // A clock whose timers are late (a busy page, a throttled tab): they never fire here.
+    let now = START;
+    const clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => {} };
+    const confirmations = createConfirmationController({ clock });
+    const onApprove = vi.fn(() => null);
+    const ask = () => confirmations.request({ toolName: 'deploy', arguments: { v: 1 }, descriptor: { effect: 'write', risk: 'medium', requiresConfirmation: true }, expiresAt: START + 1000, onApprove });
+    const first = ask();
+    const view = await shown(confirmations);
+    now = START + 1000;
+    expect(confirmations.approve({ requestId: view.id })).toBe(false);
+    expect(confirmations.getState().current).toMatchObject({ status: 'expired' });
+    confirmations.dismiss();
+    expect(await first).toEqual({ status: 'expired' });
+    now = START;
+    const second = ask();
+    const next = await shown(confirmations);
+    now = START + 5000;
+    expect(confirmations.approveAll([{ requestId: next.id, fingerprint: next.fingerprint!.hex }])).toEqual([]);
+    expect(confirmations.deny('late', { requestId: next.id })).toBe(false);
+    confirmations.dismiss();
+    expect(await second).toEqual({ status: 'expired' });
+    await settleAll();
+    expect(onApprove).not.toHaveBeenCalled();
+  });
+
   it('lets a waiting request expire out of the line without holding anything', async () => {
     const { clock, confirmations, ask } = setup();
     void ask(START + 60_000, 'first');

@@ -1,0 +1,170 @@
+/**
+ * Several requests decided at once: one list of the pending requests (of a turn), each with its
+ * arguments and fingerprint, and "Approve all N" / "Deny all N" that decide exactly the N listed.
+ */
+import { forwardRef, useId, useMemo, useState, type ComponentPropsWithoutRef } from 'react';
+import { confirmationStatusSets } from '../core/confirmation-machine';
+import type { ConfirmationController, ConfirmationPick, ConfirmationState, ConfirmationView } from '../core/confirmation-types';
+import { defaultConfirmLabels, mergeConfirmLabels, type ConfirmToolLabels } from '../hooks/confirm-labels';
+import { formatNumber, useLabels } from '../hooks/labels';
+import { systemClock, type ToolgateClock } from '../hooks/use-now';
+import { useToolConfirmation } from '../hooks/use-tool-confirmation';
+import { ArgumentsPreview } from './arguments-preview';
+import { composeHandlers, ignoreRepeat } from './confirm-dialog-context';
+import { TimeLeftText, useTimeLeft } from './confirm-expiry';
+import { cx } from './cx';
+
+/**
+ * Props of {@link ConfirmBatch}.
+ *
+ * @example
+ * const props: ConfirmBatchProps = { turnId: 'turn-7' };
+ */
+export interface ConfirmBatchProps extends Omit<ComponentPropsWithoutRef<'section'>, 'children'> {
+  /** Default: the provider's confirmation controller. */
+  controller?: ConfirmationController;
+  /** Only the requests of this turn (default: every pending request). */
+  turnId?: string;
+  /** The reason "Deny all" gives each request. */
+  denyReason?: string;
+  /** The clock the time left before an expiry is shown by (the real one by default). */
+  clock?: ToolgateClock;
+}
+
+/** A request the list may show: waiting for a decision nobody has started, with its fingerprint (what is approved is always fingerprinted). */
+function pendingOf(state: ConfirmationState, turnId: string | undefined): ConfirmationView[] {
+  const all = state.current ? [state.current, ...state.queue] : [...state.queue];
+  return all.filter(
+    (view) =>
+      view.fingerprint !== null &&
+      view.can.deny &&
+      // Being edited: in a person's hands in the dialog, not decided from a list.
+      (view.status === 'idle' || view.status === 'reviewing') &&
+      (turnId === undefined || view.turnId === turnId),
+  );
+}
+
+/**
+ * The pending requests (of one turn, with `turnId`) in one list, each with its title, tool,
+ * arguments, short fingerprint and time left, and "Approve all N" / "Deny all N", which decide
+ * exactly the N requests listed with the fingerprints shown, never one that arrived later: while
+ * a person's pointer or focus is in the list, a request that arrives is not added to it (the
+ * count under their pointer never grows); a line says how many arrived, and a button shows them.
+ * A request decided elsewhere, or expired, leaves the list. A polite status says what was decided.
+ *
+ * @example
+ * <ToolgateProvider session={session}>
+ *   <ConfirmBatch turnId={turnId} />
+ * </ToolgateProvider>
+ */
+export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function ConfirmBatch({ controller, turnId, denyReason, clock = systemClock, className, ...rest }, ref) {
+  const confirmation = useToolConfirmation(controller);
+  const confirmations = confirmation.controller;
+  const all = useLabels();
+  const labels = useMemo(() => mergeConfirmLabels(defaultConfirmLabels, all.confirm), [all.confirm]);
+  const heading = useId();
+  const state = useMemo(() => ({ current: confirmation.current, queue: confirmation.queue }) as ConfirmationState, [confirmation.current, confirmation.queue]);
+  const pending = useMemo(() => pendingOf(state, turnId), [state, turnId]);
+  // While a person's pointer or focus is in the list, it is frozen: what they see is what they decide.
+  const [captured, setCaptured] = useState<readonly string[] | null>(null);
+  const [said, setSaid] = useState('');
+  const listed = captured === null ? pending : pending.filter((view) => captured.includes(view.id));
+  const freeze = (): void => {
+    if (captured === null) setCaptured(listed.map((view) => view.id));
+  };
+  const thaw = (): void => setCaptured(null);
+  const arrived = pending.length - listed.length;
+  // Exactly what this render shows: the ids and the fingerprints beside them.
+  const picks: readonly ConfirmationPick[] = listed.map((view) => ({ requestId: view.id, fingerprint: (view.fingerprint as NonNullable<ConfirmationView['fingerprint']>).hex }));
+  const count = listed.length;
+  const n = formatNumber(count, all.locale);
+
+  const approveAll = (): void => {
+    if (picks.length === 0) return;
+    const approved = confirmations.approveAll(picks);
+    setSaid(labels.batchDecided(formatNumber(approved.length, all.locale), formatNumber(0, all.locale)));
+  };
+  const denyAll = (): void => {
+    if (picks.length === 0) return;
+    const denied = confirmations.denyAll(picks, denyReason);
+    setSaid(labels.batchDecided(formatNumber(0, all.locale), formatNumber(denied.length, all.locale)));
+  };
+
+  return (
+    <section
+      {...rest}
+      ref={ref}
+      aria-labelledby={heading}
+      className={cx('toolgate-batch', className)}
+      data-count={count}
+      data-frozen={captured === null ? undefined : ''}
+      onPointerEnter={composeHandlers(rest.onPointerEnter, freeze)}
+      onPointerLeave={composeHandlers(rest.onPointerLeave, (event) => {
+        if (!event.currentTarget.contains(event.currentTarget.ownerDocument.activeElement)) thaw();
+      })}
+      onFocus={composeHandlers(rest.onFocus, freeze)}
+      onBlur={composeHandlers(rest.onBlur, (event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null) && !event.currentTarget.matches(':hover')) thaw();
+      })}
+    >
+      <p id={heading} className="toolgate-batch-title">
+        {count === 0 ? labels.batchEmpty : labels.batch(count, n)}
+      </p>
+      {count > 0 && (
+        <ol className="toolgate-batch-list">
+          {listed.map((view) => (
+            <BatchItem key={view.id} view={view} labels={labels} clock={clock} />
+          ))}
+        </ol>
+      )}
+      {arrived > 0 && (
+        <p className="toolgate-batch-arrived">
+          {labels.batchArrived(arrived, formatNumber(arrived, all.locale))}{' '}
+          <button type="button" className="toolgate-button" onKeyDown={ignoreRepeat} onClick={() => setCaptured(pending.map((view) => view.id))}>
+            {labels.batchShowArrived}
+          </button>
+        </p>
+      )}
+      <div className="toolgate-batch-actions">
+        <button type="button" className="toolgate-button toolgate-batch-deny" aria-disabled={count === 0 ? true : undefined} onKeyDown={ignoreRepeat} onClick={denyAll}>
+          {labels.denyAll(count, n)}
+        </button>
+        <button type="button" className="toolgate-button toolgate-batch-approve" aria-disabled={count === 0 ? true : undefined} onKeyDown={ignoreRepeat} onClick={approveAll}>
+          {labels.approveAll(count, n)}
+        </button>
+      </div>
+      <p role="status" className="toolgate-sr-only">
+        {said}
+      </p>
+    </section>
+  );
+});
+
+function BatchItem({ view, labels, clock }: { view: ConfirmationView; labels: ConfirmToolLabels; clock: ToolgateClock }) {
+  const title = useId();
+  const ended = !confirmationStatusSets().awaitingDecision.has(view.status);
+  const left = useTimeLeft(view.expiresAt, ended, view.status === 'expired', clock, labels);
+  return (
+    <li className="toolgate-batch-item" aria-labelledby={title} data-request={view.id} data-risk={view.descriptor.risk}>
+      <p id={title} className="toolgate-batch-item-title">
+        <strong>{labels.title(view.title, view.toolName)}</strong> <code>{view.toolName}</code>
+        {view.edited && (
+          <>
+            {' '}
+            <span className="toolgate-chip" data-edited="">
+              {labels.editedMark}
+            </span>
+          </>
+        )}
+      </p>
+      <ArgumentsPreview value={view.arguments} complete tabIndex={0} className="toolgate-batch-args" />
+      <p className="toolgate-batch-fingerprint">
+        {labels.fingerprint}{' '}
+        <code className="toolgate-confirm-fingerprint" data-fingerprint={view.fingerprint?.hex}>
+          {view.fingerprint?.short}
+        </code>
+      </p>
+      {view.expiresAt !== null && <TimeLeftText left={left} labels={labels} />}
+    </li>
+  );
+}

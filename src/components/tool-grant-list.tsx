@@ -1,0 +1,87 @@
+/**
+ * The standing grants where a person can see and revoke them: a thin view over `useToolGrants`.
+ */
+import { forwardRef, useId, useMemo, useRef, useState, type ComponentPropsWithoutRef } from 'react';
+import type { ConfirmationController } from '../core/confirmation-types';
+import { defaultConfirmLabels, mergeConfirmLabels } from '../hooks/confirm-labels';
+import { useLabels } from '../hooks/labels';
+import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
+import { useToolGrants } from '../hooks/use-tool-grants';
+import { cx } from './cx';
+
+/**
+ * Props of {@link ToolGrantList}.
+ *
+ * @example
+ * const props: ToolGrantListProps = { controller: confirmations };
+ */
+export interface ToolGrantListProps extends Omit<ComponentPropsWithoutRef<'section'>, 'children'> {
+  /** Default: the provider's confirmation controller. */
+  controller?: ConfirmationController;
+}
+
+/**
+ * The standing grants of the session, each with a Revoke button reachable by keyboard (its name
+ * says which grant it revokes). Revoking takes effect at once: later requests of that tool are
+ * asked again; focus moves to the next grant's Revoke (or the list), and a polite status says
+ * what was revoked. Says so when there is none.
+ *
+ * @example
+ * <ToolgateProvider session={session}>
+ *   <ConfirmToolDialog />
+ *   <ToolGrantList />
+ * </ToolgateProvider>
+ */
+export const ToolGrantList = forwardRef<HTMLElement, ToolGrantListProps>(function ToolGrantList({ controller, className, ...rest }, ref) {
+  const { grants, revoke } = useToolGrants(controller);
+  const all = useLabels();
+  const labels = useMemo(() => mergeConfirmLabels(defaultConfirmLabels, all.confirm), [all.confirm]);
+  const heading = useId();
+  const [said, setSaid] = useState('');
+  const list = useRef<HTMLElement | null>(null);
+  const refs = (element: HTMLElement | null): void => {
+    list.current = element;
+    if (typeof ref === 'function') ref(element);
+    else if (ref) ref.current = element;
+  };
+  const onRevoke = (index: number): void => {
+    const grant = grants[index];
+    if (grant === undefined || !revoke(grant.id)) return;
+    setSaid(labels.revoked(grant.decision, grant.toolName));
+    refocus.current = index;
+  };
+  // The pressed button is gone: focus the next grant's Revoke, else the previous one's, else the list.
+  const refocus = useRef<number | null>(null);
+  useIsomorphicLayoutEffect(() => {
+    const index = refocus.current;
+    if (index === null) return;
+    refocus.current = null;
+    const buttons = list.current?.querySelectorAll<HTMLButtonElement>('.toolgate-grants-revoke');
+    const next = buttons === undefined || buttons.length === 0 ? undefined : buttons[Math.min(index, buttons.length - 1)];
+    (next ?? list.current)?.focus();
+  }, [grants]);
+  return (
+    <section {...rest} ref={refs} tabIndex={-1} aria-labelledby={heading} className={cx('toolgate-grants', className)}>
+      <p id={heading} className="toolgate-grants-title">
+        {labels.grants}
+      </p>
+      {grants.length === 0 ? (
+        <p className="toolgate-grants-empty">{labels.noGrants}</p>
+      ) : (
+        <ul>
+          {grants.map((grant, index) => (
+            <li key={grant.id} data-decision={grant.decision} data-grant={grant.id}>
+              <span>{labels.grant(grant.decision, grant.toolName)}</span>
+              <button type="button" className="toolgate-button toolgate-grants-revoke" aria-label={labels.revokeGrant(grant.decision, grant.toolName)} onClick={() => onRevoke(index)}>
+                {labels.revoke}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p role="status" className="toolgate-sr-only">
+        {said}
+      </p>
+    </section>
+  );
+});

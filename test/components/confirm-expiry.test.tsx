@@ -1,0 +1,94 @@
+/**
+ * Expiry in the dialog: the time left, shown to the second and said politely only at a few
+ * moments; "Expired" with the buttons disabled; a late click changes nothing.
+ */
+import { StrictMode } from 'react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ConfirmToolDialog, createConfirmationController } from 'toolgate';
+import { createManualClock } from 'toolgate/testing';
+
+const START = Date.UTC(2026, 11, 1, 12);
+
+async function setup(expiresIn: number) {
+  const clock = createManualClock({ start: START });
+  const controller = createConfirmationController({ clock });
+  const onApprove = vi.fn(() => null);
+  const outcome = controller.request({
+    toolName: 'deploy',
+    arguments: { v: 1 },
+    descriptor: { effect: 'write', risk: 'medium', requiresConfirmation: true },
+    expiresAt: START + expiresIn,
+    onApprove,
+  });
+  render(
+    <StrictMode>
+      <ConfirmToolDialog controller={controller} clock={clock} />
+    </StrictMode>,
+  );
+  const dialog = await screen.findByRole('dialog');
+  await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'reviewing'));
+  const advance = (ms: number) => act(() => clock.advance(ms));
+  const live = () => dialog.querySelector('.toolgate-confirm-expiry [aria-live="polite"]') as HTMLElement;
+  const shown = () => dialog.querySelector('.toolgate-confirm-expiry > span:first-child')?.textContent;
+  return { clock, controller, onApprove, outcome, dialog, advance, live, shown };
+}
+
+describe('expiry in the dialog', () => {
+  it('shows the time left to the second', async () => {
+    const { advance, shown } = await setup(65_000);
+    await waitFor(() => expect(shown()).toBe('Expires in 1:05'));
+    await advance(1000);
+    expect(shown()).toBe('Expires in 1:04');
+    await advance(4000);
+    expect(shown()).toBe('Expires in 1:00');
+  });
+
+  it('announces politely only at a minute, 30 s, 10 s and at expiry, never every second', async () => {
+    const { advance, live } = await setup(75_000);
+    const heard: string[] = [];
+    const listen = () => {
+      const text = live().textContent ?? '';
+      if (text !== '' && heard[heard.length - 1] !== text) heard.push(text);
+    };
+    expect(live()).toHaveAttribute('aria-live', 'polite');
+    expect(live().textContent).toBe('');
+    for (let second = 0; second < 75; second++) {
+      await advance(1000);
+      listen();
+    }
+    expect(heard).toEqual(['This request expires in 1:00.', 'This request expires in 0:30.', 'This request expires in 0:10.', 'Expired']);
+  });
+
+  it('shows "Expired", disables the buttons, and a late click changes nothing', async () => {
+    const user = userEvent.setup({ advanceTimers: () => Promise.resolve() });
+    const { controller, advance, dialog, onApprove, shown, outcome } = await setup(3000);
+    await advance(3000);
+    await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'expired'));
+    expect(shown()).toBe('Expired');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('The request expired');
+    // Focus goes to Close, the one thing left to do.
+    const close = within(dialog).getByRole('button', { name: 'Close' });
+    await waitFor(() => expect(close).toHaveFocus());
+    const approve = within(dialog).getByRole('button', { name: 'Approve' });
+    const deny = within(dialog).getByRole('button', { name: 'Deny' });
+    expect(approve).toHaveAttribute('aria-disabled', 'true');
+    expect(deny).toHaveAttribute('aria-disabled', 'true');
+    await user.click(approve);
+    await user.click(deny);
+    expect(controller.getState().current).toMatchObject({ status: 'expired', outcome: { status: 'expired' } });
+    expect(onApprove).not.toHaveBeenCalled();
+    await user.click(close);
+    await expect(outcome).resolves.toEqual({ status: 'expired' });
+  });
+
+  it('shows nothing of time for a request without expiresAt', async () => {
+    const controller = createConfirmationController();
+    controller.request({ toolName: 'deploy', arguments: {}, descriptor: { effect: 'read', risk: 'low', requiresConfirmation: true }, onApprove: () => null });
+    render(<ConfirmToolDialog controller={controller} />);
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'reviewing'));
+    expect(dialog.querySelector('.toolgate-confirm-expiry')).toBeNull();
+  });
+});
