@@ -78,10 +78,11 @@ function TitleTool({ onTitle }: { onTitle: (title: string) => void }) {
   return null;
 }
 
-function AgentPage({ speed }: { speed: number }) {
+function AgentPage({ speed, script = SCRIPT, holdAfter }: { speed: number; script?: PageScript; holdAfter?: number }) {
   const [{ agent, bridge }] = useState(() => {
     const pace = storySpeed(speed);
-    const agent = new HttpAgent({ url: '/agent', fetch: pageEndpoint(SCRIPT, { delayMs: pace === Infinity ? 0 : 60 / pace }) });
+    const delayMs = pace === Infinity ? 0 : 60 / pace;
+    const agent = new HttpAgent({ url: '/agent', fetch: pageEndpoint(script, holdAfter === undefined ? { delayMs } : { delayMs, holdAfter }) });
     return { agent, bridge: createAGUIBridge(agent) };
   });
   const [title, setTitle] = useState('Weather');
@@ -140,5 +141,26 @@ export const ToolsAndApproval: Story = {
     await expect(outputOf(weather)).toHaveTextContent('clear');
     await expect(outputOf(title)).toHaveTextContent('Oslo: clear');
     await expect(outputOf(deleted)).toHaveTextContent('/tmp/forecast.txt');
+  },
+};
+
+/** Stop while the agent is still writing a call's arguments: the run is aborted and the call cancelled at once. */
+export const StoppedMidCall: Story = {
+  render: ({ speed }) => (
+    <AgentPage
+      key={speed}
+      speed={speed}
+      script={() => [{ type: 'RUN_STARTED' }, { type: 'TOOL_CALL_START', toolCallId: 'call-weather', toolCallName: 'weather' }, { type: 'TOOL_CALL_ARGS', toolCallId: 'call-weather', delta: '{"city":"Os' }]}
+      holdAfter={3}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Ask' }));
+    await waitFor(() => expect(canvas.getByRole('article')).toHaveAttribute('data-status', 'streaming'), { timeout: 10_000 });
+    await userEvent.click(canvas.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(canvas.getByRole('article')).toHaveAttribute('data-status', 'cancelled'));
+    await waitFor(() => expect(canvas.getByTestId('run')).toHaveTextContent('Run: stopped'));
+    await expect(canvas.queryByRole('group', { name: /^Output/ })).toBeNull();
   },
 };

@@ -8,8 +8,11 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
 
 export type PageScript = (input: RunAgentInput, run: number) => Array<Record<string, unknown>>;
 
-/** A `fetch` for `new HttpAgent({ url, fetch })`; `delayMs` is the pause before each event. */
-export function pageEndpoint(script: PageScript, options: { delayMs?: number } = {}) {
+/**
+ * A `fetch` for `new HttpAgent({ url, fetch })`; `delayMs` is the pause before each event;
+ * `holdAfter` events in, the stream waits (as an agent still thinking does) until the run is aborted.
+ */
+export function pageEndpoint(script: PageScript, options: { delayMs?: number; holdAfter?: number } = {}) {
   let runs = 0;
   return async (_url: string, init: RequestInit): Promise<Response> => {
     const input = JSON.parse(String(init.body)) as RunAgentInput;
@@ -22,6 +25,11 @@ export function pageEndpoint(script: PageScript, options: { delayMs?: number } =
       async pull(controller) {
         if (signal?.aborted) {
           controller.error(signal.reason);
+          return;
+        }
+        if (index === options.holdAfter) {
+          await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+          controller.error(signal?.reason);
           return;
         }
         if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
