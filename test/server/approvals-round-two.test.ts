@@ -61,7 +61,7 @@ describe('reference server: edit, then approve', () => {
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, arguments: edit, fingerprint: fingerprintOf(edit) });
     expect(await client.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'EDIT_REFUSED' });
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'INVALID' });
-    expect(server!.session(welcome.sessionId as string)!.results.get(request.callId as string)?.message).toMatch(/environment/);
+    expect(server!.session(welcome.sessionId as string)!.results.get(request.callId as string)).toMatchObject({ ok: false, code: 'INVALID', message: expect.stringMatching(/environment/) });
     expect(accepted()).toEqual([]);
   });
 
@@ -92,7 +92,7 @@ describe('reference server: expiry', () => {
     expect(client.phases(request.callId as string)).not.toContain('settled');
     await timer.advance(1);
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
-    expect(server!.session(welcome.sessionId as string)!.results.get(request.callId as string)?.message).toMatch(/expired/);
+    expect(server!.session(welcome.sessionId as string)!.results.get(request.callId as string)).toMatchObject({ ok: false, code: 'REJECTED', message: expect.stringMatching(/expired/) });
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
     expect(await client.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'APPROVAL_EXPIRED', requestId: request.requestId });
     expect(accepted()).toEqual([]);
