@@ -20,6 +20,16 @@ export interface ServerToolContext {
    * cannot undo it (seed 000: cancellation is cooperative).
    */
   commit(summary: unknown): void;
+  /**
+   * Run the sub-agent the script gave this call, if any: its calls stream and run like the
+   * turn's own, each with this call as its `parentCallId`. Resolves with how each of them ended.
+   */
+  subagent?: () => Promise<SubagentReport>;
+}
+
+/** What a sub-agent did: each of its calls and how it ended. */
+export interface SubagentReport {
+  calls: { callId: string; name: string; ok: boolean; code?: string }[];
 }
 
 export interface ServerTool {
@@ -175,6 +185,49 @@ export function builtInServerTools(): ServerTool[] {
         const receipt = { deploymentId: `dep-${ctx.callId}`, service: args.service, version: args.version, environment: args.environment };
         ctx.commit(receipt);
         ctx.emit({ step: 'done', done: steps.length, of: steps.length, percent: 100 });
+        return receipt;
+      },
+    },
+    {
+      name: 'research',
+      description: 'Research a question with a sub-agent that calls tools of its own.',
+      parameters: {
+        type: 'object',
+        properties: { question: { type: 'string', minLength: 1 } },
+        required: ['question'],
+        additionalProperties: false,
+      },
+      risk: 'low',
+      effect: 'read',
+      async run(args, ctx) {
+        ctx.emit({ stage: 'the sub-agent is at work' });
+        const report = ctx.subagent ? await ctx.subagent() : { calls: [] };
+        if (ctx.signal.aborted) return null;
+        return { question: args.question, ...report };
+      },
+    },
+    {
+      name: 'issue_refund',
+      description: 'Refund an order (a payment leaves the company).',
+      parameters: {
+        type: 'object',
+        properties: {
+          orderId: { type: 'string', minLength: 1 },
+          amount: { type: 'number', minimum: 0.01 },
+          currency: { type: 'string', enum: ['EUR', 'USD'] },
+          reason: { type: 'string' },
+        },
+        required: ['orderId', 'amount', 'currency'],
+        additionalProperties: false,
+      },
+      risk: 'high',
+      effect: 'write',
+      async run(args, ctx) {
+        ctx.emit({ stage: 'refunding' });
+        if (!(await ctx.sleep(300))) return null;
+        if (ctx.signal.aborted) return null;
+        const receipt = { refundId: `ref-${ctx.callId}`, orderId: args.orderId, amount: args.amount, currency: args.currency };
+        ctx.commit(receipt);
         return receipt;
       },
     },

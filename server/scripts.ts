@@ -18,6 +18,11 @@ export interface ScriptCall {
   stopAfterChars?: number;
   /** Largest fragment, in UTF-16 code units (default 6). */
   maxFragment?: number;
+  /**
+   * The call runs a sub-agent (a server tool that asks `context.subagent()`): these steps are its
+   * model's responses, and each of their calls starts with this call as its `parentCallId`.
+   */
+  subagent?: ScriptStep[];
 }
 
 export interface ScriptStep {
@@ -246,6 +251,39 @@ export const BUILT_IN_SCRIPTS: readonly Script[] = [
           { afterFragment: 5, frame: 'unknown-type' },
           { afterFragment: 6, frame: 'not-an-object' },
           { afterFragment: 7, frame: 'repeat-seq' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'research',
+    description: 'A research tool whose sub-agent makes three calls of its own (nested under it); the refund waits for approval.',
+    steps: [
+      {
+        calls: [
+          {
+            tool: 'research',
+            location: 'server',
+            arguments: { question: 'Can order ord_1042 be refunded?' },
+            subagent: [
+              {
+                interleave: true,
+                calls: [
+                  { tool: 'search_docs', location: 'server', arguments: { query: 'refund policy' } },
+                  { tool: 'lookup_order', location: 'server', arguments: { orderId: 'ord_1042' } },
+                ],
+              },
+              {
+                calls: [
+                  {
+                    tool: 'issue_refund',
+                    location: 'server',
+                    arguments: { orderId: 'ord_1042', amount: 129.9, currency: 'EUR', reason: 'Arrived damaged' },
+                  },
+                ],
+              },
+            ],
+          },
         ],
       },
     ],

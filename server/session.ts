@@ -152,7 +152,21 @@ export class Session implements SessionCore {
     const token = hello.resume?.token ?? this.freshToken ?? '';
     this.freshToken = undefined;
     this.sendDirect(this.welcome(resumed, token));
-    if (resumed) for (const text of this.log.after(hello.resume!.lastSeq)) this.transmit(text);
+    if (!resumed) return;
+    const lastSeq = hello.resume!.lastSeq;
+    for (const text of this.log.after(lastSeq)) this.transmit(text);
+    // What still waits for the page's answer and was sent before `lastSeq` (so the replay does
+    // not carry it) goes again after the replay, marked `resent`, without a seq: a page that
+    // resumed from a lastSeq of its own may not have it.
+    for (const request of this.waiting()) {
+      if (request.seq <= lastSeq) this.transmit(JSON.stringify({ ...request.frame, resent: true }));
+    }
+  }
+
+  /** The requests that wait for the page's answer: the app call out to it and the gate's approval requests. */
+  private waiting(): { id: string; seq: number; frame: Record<string, unknown> }[] {
+    const call = this.appQueue.waiting();
+    return [...(call ? [call] : []), ...this.approvals.waiting()];
   }
 
   private welcome(resumed: boolean, token: string): ReferenceWelcome {
@@ -171,6 +185,10 @@ export class Session implements SessionCore {
       scripts: [...this.config.scripts.values()].map((s) => ({ name: s.name, description: s.description })),
       room: { id: this.config.room.id },
       activeTurnId: this.turns.activeTurnId,
+      waiting: {
+        calls: this.appQueue.waiting() === undefined ? [] : [this.appQueue.waiting()!.id],
+        approvals: this.approvals.waiting().map((request) => request.id),
+      },
     };
   }
 

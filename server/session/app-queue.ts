@@ -10,6 +10,8 @@ import { INTERRUPTED, type CallState, type SessionCore, type Turn } from './mode
 interface AppEntry {
   call: CallState;
   args: unknown;
+  /** The seq of its `tool.call`, once sent. */
+  seq?: number;
   resolve: (result: ToolResult) => void;
   timeout?: TimerHandle;
 }
@@ -39,11 +41,24 @@ export class AppQueue {
     if (!entry) return;
     this.current = entry;
     const { call } = entry;
-    this.core.emit({ type: 'tool.call', callId: call.callId, turnId: call.turn.id, epoch: call.epoch, name: call.name, arguments: entry.args });
+    this.core.emit(this.callFrame(entry));
+    entry.seq = this.core.seq;
     const ms = this.core.config.clientToolTimeoutMs;
     entry.timeout = this.core.config.timer.setTimeout(() => {
       this.finish(entry, { ok: false, code: 'TIMEOUT', message: `no result within ${ms} ms` });
     }, ms);
+  }
+
+  /** The call out to the page still waiting for its result: its id, its seq, and its `tool.call`. */
+  waiting(): { id: string; seq: number; frame: Record<string, unknown> } | undefined {
+    const entry = this.current;
+    if (!entry || entry.seq === undefined) return undefined;
+    return { id: entry.call.callId, seq: entry.seq, frame: this.callFrame(entry) };
+  }
+
+  private callFrame(entry: AppEntry): Record<string, unknown> {
+    const { call } = entry;
+    return { type: 'tool.call', callId: call.callId, turnId: call.turn.id, epoch: call.epoch, name: call.name, arguments: entry.args };
   }
 
   /** The page's `tool.result`: accepted only for the call that is out, with its epoch and a valid result. */

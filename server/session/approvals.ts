@@ -33,6 +33,9 @@ interface PendingApproval {
   fingerprint: string;
   editable: boolean;
   expiry: TimerHandle | undefined;
+  /** The request as it was sent, and its seq, to send again after a resume. */
+  frame: Record<string, unknown>;
+  seq: number;
   resolve: (answer: ApprovalAnswer) => void;
 }
 
@@ -60,23 +63,31 @@ export class Approvals {
     const editable = options.editable === true;
     const ttl = options.expiresInMs;
     const expiresAt = ttl !== undefined && Number.isFinite(ttl) && ttl >= 0 ? this.core.config.timer.now() + ttl : undefined;
+    const frame = {
+      type: 'tool.approval-request',
+      requestId,
+      callId: call.callId,
+      turnId: call.turn.id,
+      name: call.name,
+      arguments: args,
+      risk: call.risk ?? 'high',
+      ...(call.effect ? { effect: call.effect } : {}),
+      ...(editable ? { editable: true } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}),
+    };
     return new Promise((resolve) => {
-      const pending: PendingApproval = { requestId, call, args, fingerprint, editable, expiry: undefined, resolve };
+      const pending: PendingApproval = { requestId, call, args, fingerprint, editable, expiry: undefined, frame, seq: 0, resolve };
       this.pending.set(requestId, pending);
       if (expiresAt !== undefined) pending.expiry = this.core.config.timer.setTimeout(() => this.expire(requestId), expiresAt - this.core.config.timer.now());
-      this.core.emit({
-        type: 'tool.approval-request',
-        requestId,
-        callId: call.callId,
-        turnId: call.turn.id,
-        name: call.name,
-        arguments: args,
-        risk: call.risk ?? 'high',
-        ...(call.effect ? { effect: call.effect } : {}),
-        ...(editable ? { editable: true } : {}),
-        ...(expiresAt !== undefined ? { expiresAt } : {}),
-      });
+      this.core.emit(frame);
+      pending.seq = this.core.seq;
     });
+  }
+
+  /** The requests still waiting for the page's answer: their ids, their seq, and each as it was sent. */
+  waiting(): { id: string; seq: number; frame: Record<string, unknown> }[] {
+    return [...this.pending.values()].map((approval) => ({ id: approval.requestId, seq: approval.seq, frame: approval.frame }));
   }
 
   /** The page's `tool.approval`. */

@@ -148,6 +148,7 @@ export class CallRunner {
       },
       sleep: (ms) => call.turn.pacing.wait(ms, call.abort.signal),
       commit: (summary) => void recordWrite('accepted', { result: summary }),
+      ...(call.subagent ? { subagent: call.subagent } : {}),
     };
     let output: unknown;
     try {

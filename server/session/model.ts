@@ -3,7 +3,7 @@
  * the narrow core (sending, the event log, records) each part is given instead of the whole
  * session.
  */
-import type { BeforeToolCall, ServerTool } from '../agent-tools';
+import type { BeforeToolCall, ServerTool, SubagentReport } from '../agent-tools';
 import type { ConnectionFrame, ErrorCode, ToolLocation, ToolResult, ToolRisk } from '../protocol';
 import type { Records } from '../records';
 import type { Room } from '../room';
@@ -70,10 +70,15 @@ export interface CallState {
   text: string;
   previewedLength: number;
   arguments?: unknown;
+  /** The call inside which a sub-agent made this one. */
+  parentCallId?: string;
+  /** The sub-agent this call runs (its script gave it one): its calls are made with this call as their parent. */
+  subagent?: () => Promise<SubagentReport>;
   abort: AbortController;
   finished: Promise<void>;
   finish: () => void;
 }
+
 
 export const INTERRUPTED: ToolResult = { ok: false, code: 'INTERRUPTED', message: 'the turn was interrupted' };
 export const TERMINAL: ReadonlySet<CallStatus> = new Set(['settled', 'cancelled', 'failed']);
@@ -84,6 +89,8 @@ export interface SessionCore {
   readonly config: SessionConfig;
   readonly closed: boolean;
   readonly epoch: number;
+  /** The seq of the last event. */
+  readonly seq: number;
   /** tool-stream-v1 when both sides speak it; otherwise `tool.preview` only. */
   readonly streamMode: boolean;
   /** The result each call had for the model. */

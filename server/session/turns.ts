@@ -9,6 +9,7 @@ import { createRandom, fragment, seedOf, type ScriptCall, type ScriptStep } from
 import type { AppQueue } from './app-queue';
 import type { Approvals } from './approvals';
 import type { CallRunner } from './calls';
+import type { SubagentReport } from '../agent-tools';
 import { INTERRUPTED, Pacing, TERMINAL, type CallState, type SessionCore, type Turn } from './model';
 import type { ReferenceMalformedFrame } from '../../src/client/protocol';
 
@@ -165,8 +166,26 @@ export class TurnRunner {
     return { value: JSON.parse(text) as unknown, text };
   }
 
+  /**
+   * A sub-agent inside `parent`: its responses run like the turn's own, each call nested under
+   * `parent`; resolves with how each of its calls ended (for the parent's own output).
+   */
+  private async runSubagent(turn: Turn, steps: readonly ScriptStep[], parent: CallState): Promise<SubagentReport> {
+    const made: CallState[] = [];
+    for (const step of steps) {
+      if (!(await turn.pacing.wait(300, turn.abort.signal)) || !this.live(turn) || this.core.terminal(parent)) break;
+      if ((await this.runStep(turn, step, parent, made)) === 'stopped') break;
+    }
+    return {
+      calls: made.map((call) => {
+        const result = this.core.results.get(call.callId);
+        return { callId: call.callId, name: call.name, ok: result?.ok === true, ...(result && !result.ok ? { code: result.code } : {}) };
+      }),
+    };
+  }
+
   /** One model response: stream its calls, execute each once complete, wait for their results. */
-  private async runStep(turn: Turn, step: ScriptStep): Promise<'done' | 'stopped'> {
+  private async runStep(turn: Turn, step: ScriptStep, parent?: CallState, made?: CallState[]): Promise<'done' | 'stopped'> {
     const signal = turn.abort.signal;
     // The model calls only what it is offered: an app tool the agent does not accept is never called.
     const specs = step.calls.filter((c) => c.location === 'server' || this.core.offersAppTool(c.tool));
@@ -181,8 +200,9 @@ export class TurnRunner {
 
     const open = (spec: ScriptCall): Stream => {
       const { value, text } = this.argumentsOf(spec, turn);
-      const call = this.startCall(turn, spec);
+      const call = this.startCall(turn, spec, parent);
       started.push(call);
+      made?.push(call);
       const streamed = spec.stopAfterChars !== undefined ? text.slice(0, spec.stopAfterChars) : text;
       const pieces = spec.stream === false ? [] : fragment(streamed, turn.random, spec.maxFragment ?? 6);
       return { call, spec, value, pieces, next: 0 };
@@ -235,7 +255,7 @@ export class TurnRunner {
     return stopped ? 'stopped' : 'done';
   }
 
-  private startCall(turn: Turn, spec: ScriptCall): CallState {
+  private startCall(turn: Turn, spec: ScriptCall, parent?: CallState): CallState {
     const callId = this.core.nextId('call');
     const tool = spec.location === 'server' ? this.core.config.serverTools.get(spec.tool) : undefined;
     const location = tool ? 'server' : spec.location === 'app' ? 'app' : undefined;
@@ -255,7 +275,10 @@ export class TurnRunner {
       abort: new AbortController(),
       finished,
       finish,
+      ...(parent ? { parentCallId: parent.callId } : {}),
     };
+    const subagent = spec.subagent;
+    if (subagent) call.subagent = () => this.runSubagent(turn, subagent, call);
     this.core.calls.set(callId, call);
     this.lastCall = callId;
     turn.calls.push(call);
@@ -264,6 +287,7 @@ export class TurnRunner {
       name: spec.tool,
       ...(location ? { location } : {}),
       ...(call.risk ? { risk: call.risk } : {}),
+      ...(parent ? { parentCallId: parent.callId } : {}),
     });
     return call;
   }

@@ -164,6 +164,15 @@ export interface ReferenceWelcome {
   scripts: { name: string; description: string }[];
   room: { id: string };
   activeTurnId: string | null;
+  /**
+   * The requests that wait for the page's answer when it is welcomed: the app-tool call out to it
+   * and the approval requests of the server's gate. In a resumed connection's replay, a
+   * `tool.call` or `tool.approval-request` not listed here is history (answered, timed out or
+   * withdrawn while the page was away): the client delivers it to nobody, so it is never acted on.
+   * One listed here that the replay does not carry (sent before `resume.lastSeq`) comes again
+   * after the replay, marked `resent: true` and without a seq.
+   */
+  waiting: { calls: string[]; approvals: string[] };
 }
 
 /**

@@ -4,6 +4,7 @@
  * session's token, and the session's end. `connectReferenceSession` wraps it in the public object.
  */
 import type { ToolSessionStatus } from '../core/session';
+import { createSessionPersistence, type SessionPersistence } from '../core/session-persistence';
 import { TOOL_STREAM_CAPABILITY, type AppToolCallMessage, type ClientMessage, type ToolDeclaration } from '../core/wire';
 import { AnswerLedger } from './answers';
 import { decodeFrame, isWelcome } from './frames';
@@ -12,6 +13,24 @@ import { RoomChannel, type OutboxItem } from './room-channel';
 import type { ReferenceSessionOptions, WebSocketConstructor, WebSocketLike } from './session-types';
 
 const OPEN = 1;
+const TERMINAL_PHASES = new Set(['settled', 'cancelled', 'failed']);
+
+/** The keys of the requests a welcome lists as waiting for the page's answer (a field read defensively). */
+function waitingKeys(waiting: unknown): Set<string> {
+  const keys = new Set<string>();
+  if (typeof waiting !== 'object' || waiting === null) return keys;
+  const { calls, approvals } = waiting as { calls?: unknown; approvals?: unknown };
+  if (Array.isArray(calls)) for (const id of calls) if (typeof id === 'string') keys.add(`call:${id}`);
+  if (Array.isArray(approvals)) for (const id of approvals) if (typeof id === 'string') keys.add(`approval:${id}`);
+  return keys;
+}
+
+/** `call:<callId>` or `approval:<requestId>` for a request, else `undefined`. */
+function requestKey(event: Record<string, unknown>): string | undefined {
+  if (event.type === 'tool.call' && typeof event.callId === 'string' && event.callId !== '') return `call:${event.callId}`;
+  if (event.type === 'tool.approval-request' && typeof event.requestId === 'string' && event.requestId !== '') return `approval:${event.requestId}`;
+  return undefined;
+}
 const DEFAULT_ROOM_TIMEOUT_MS = 15_000;
 /** How long `close()` waits for the server's `closed` before closing on its own. */
 const CLOSE_GRACE_MS = 2_000;
@@ -28,6 +47,8 @@ export class SessionClient {
   sessionId: string | undefined;
   welcome: ReferenceWelcome | undefined;
   lastSeq = 0;
+  /** Where the session is kept across a reload (the `persist` option), if anywhere. */
+  readonly persistence: SessionPersistence | undefined;
   /** The session's resume token, from its first welcome (or the `resume` option). */
   private token: string | undefined;
   private socket: WebSocketLike | undefined;
@@ -45,6 +66,17 @@ export class SessionClient {
   private finalized = false;
   private readonly Socket: WebSocketConstructor | undefined;
   private readonly backoff: { initialDelayMs: number; maxDelayMs: number; factor: number; maxAttempts: number };
+  /**
+   * A resumed connection's replay ends at this seq. A `tool.call` or `tool.approval-request` in it
+   * that the welcome does not list as waiting (`waitingAtWelcome`) is history: it was answered,
+   * timed out or withdrawn while the page was away, and nobody may act on it.
+   */
+  private replayEnd = 0;
+  private waitingAtWelcome = new Set<string>();
+  /** Requests delivered on this page whose call has not ended (`call:<id>`, `approval:<id>` -> callId): a resent one is not delivered twice. */
+  private readonly requests = new Map<string, string>();
+  /** A session restored from storage connects once the page is wired to it (see `wired`). */
+  private waitsForWiring = false;
   private resolveReady!: (welcome: ReferenceWelcome) => void;
   private rejectReady!: (error: unknown) => void;
 
@@ -60,11 +92,27 @@ export class SessionClient {
       maxAttempts: options.reconnect?.maxAttempts ?? Infinity,
     };
     this.lastHello = { capabilities: [...(options.capabilities ?? [TOOL_STREAM_CAPABILITY])], tools: [...(options.tools ?? [])] };
+    if (options.persist) {
+      const where = options.persist === true ? {} : options.persist;
+      this.persistence = createSessionPersistence({
+        ...(where.storage === undefined ? {} : { storage: where.storage }),
+        ...(where.key === undefined ? {} : { key: where.key }),
+        onError: (reason, detail) => this.report(reason, detail),
+      });
+    }
+    const restored = options.resume === undefined ? this.persistence?.restored : undefined;
     if (options.resume) {
       // Take up a session the page had before: the first hello resumes it.
       this.sessionId = options.resume.sessionId;
       this.token = options.resume.token;
       this.lastSeq = options.resume.lastSeq;
+    } else if (restored) {
+      // A page that reloaded has an empty store: the server replays the whole session (from seq 0)
+      // to rebuild it. What the page before had delivered (restored.lastSeq) changes nothing here:
+      // requests still waiting for an answer come again after the replay.
+      this.sessionId = restored.sessionId;
+      this.token = restored.token;
+      this.waitsForWiring = true;
     }
     this.ready = new Promise<ReferenceWelcome>((resolve, reject) => {
       this.resolveReady = resolve;
@@ -96,6 +144,22 @@ export class SessionClient {
   get resume(): ReferenceResume | undefined {
     if (this.sessionId === undefined || this.token === undefined || this.welcome === undefined) return undefined;
     return { sessionId: this.sessionId, token: this.token, lastSeq: this.lastSeq };
+  }
+
+  /** This session was restored from storage and waits for the page to listen before it connects. */
+  get restoring(): boolean {
+    return this.waitsForWiring;
+  }
+
+  /**
+   * The page listens for app-tool calls (the provider's binding does, after it subscribed the
+   * store and the approval queue): a restored session connects now, so its replay and the
+   * requests sent again reach all of them, not only what listened first.
+   */
+  wired(): void {
+    if (!this.waitsForWiring) return;
+    this.waitsForWiring = false;
+    this.connect();
   }
 
   report(reason: string, detail?: unknown): void {
@@ -247,6 +311,11 @@ export class SessionClient {
       case 'turn.interrupt-ignored':
         if (typeof value.turnId === 'string') this.answers.heard(`interrupt:${value.turnId}`);
         return;
+      case 'tool.call':
+      case 'tool.approval-request':
+        // Without a seq: sent again after a resume because it still waits for an answer.
+        this.onResent(value);
+        return;
       case 'tools.offered':
       case 'fault.ack':
         // Connection frames for onFrame listeners only.
@@ -269,17 +338,48 @@ export class SessionClient {
       return;
     }
     this.lastSeq = seq;
-    this.deliver(value);
+    const key = seq <= this.replayEnd ? requestKey(value) : undefined;
+    if (key !== undefined && !this.waitingAtWelcome.has(key)) {
+      // History: acting on it could run a call the server already settled, or ask a person about
+      // an approval that was already answered.
+      this.answers.acknowledge(value);
+    } else {
+      this.deliver(value);
+    }
+    if (this.welcome) this.persistence?.saveResume({ sessionId: this.welcome.sessionId, token: this.token ?? '', lastSeq: seq });
     this.resendIfCaughtUp();
+  }
+
+  /** A request the server sent again after a resume: delivered unless this page already has it. */
+  private onResent(value: Record<string, unknown> & { type: string }): void {
+    const key = requestKey(value);
+    if (key === undefined) {
+      this.report(`a resent ${value.type} without its id`, value);
+      return;
+    }
+    if (this.requests.has(key)) return;
+    this.deliver(value);
   }
 
   private deliver(event: Record<string, unknown>): void {
     this.answers.acknowledge(event);
+    this.trackRequest(event);
     for (const listener of [...this.eventListeners]) this.safely(listener, event);
     if (event.type === 'tool.call') {
       for (const handler of [...this.callHandlers]) this.safely(handler, event as unknown as AppToolCallMessage);
     }
     if (event.type === 'closed') this.finalize();
+  }
+
+  /** Remember the requests this page has until their call ends. */
+  private trackRequest(event: Record<string, unknown>): void {
+    const key = requestKey(event);
+    if (key !== undefined && typeof event.callId === 'string') {
+      this.requests.set(key, event.callId);
+      return;
+    }
+    if (event.type !== 'tool.stream' || !TERMINAL_PHASES.has(event.phase as string) || this.requests.size === 0) return;
+    for (const [request, callId] of this.requests) if (callId === event.callId) this.requests.delete(request);
   }
 
   private onWelcome(frame: Record<string, unknown>): void {
@@ -298,6 +398,9 @@ export class SessionClient {
     this.welcome = frame;
     this.welcomed = true;
     this.attempts = 0;
+    this.replayEnd = frame.resumed && typeof frame.currentSeq === 'number' ? frame.currentSeq : 0;
+    this.waitingAtWelcome = waitingKeys(frame.waiting);
+    if (this.token !== undefined) this.persistence?.saveResume({ sessionId: frame.sessionId, token: this.token, lastSeq: this.lastSeq });
     this.resolveReady(frame);
     // The replay of what was missed follows; `currentSeq` is where it ends.
     this.answers.welcomed(frame.resumed, typeof frame.currentSeq === 'number' ? frame.currentSeq : this.lastSeq);
@@ -388,8 +491,12 @@ export class SessionClient {
     this.finalized = true;
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.closeTimer);
+    this.waitsForWiring = false;
     this.outbox = [];
     this.answers.clear();
+    this.requests.clear();
+    // The session is over: a reload must start a new one, not try to resume this.
+    this.persistence?.clear();
     this.channel.sessionEnded();
     if (syntheticReason !== undefined) {
       // The final close must reach the store (drop the preview state) even when the server's

@@ -3,6 +3,7 @@
  */
 import type { ToolRoom } from '../core/room';
 import type { ToolSession, ToolSessionStatus } from '../core/session';
+import type { SessionPersistence, StorageLike } from '../core/session-persistence';
 import type { ToolDeclaration } from '../core/wire';
 import type {
   ReferenceEffect,
@@ -82,6 +83,19 @@ export interface ReferenceSessionOptions {
    * A resume the server refuses ends the session `closed`, with the reason through `onError`.
    */
   resume?: ReferenceResume;
+  /**
+   * Keep the session across a page reload (opt-in): its resume triple in `storage`
+   * (`sessionStorage` by default) under `key` (`'toolgate:session'` by default), and, with
+   * `<ToolgateProvider>`, its standing grants and the app-tool calls the page ran. A page created
+   * with the same options after a reload resumes the session: the server replays it from the
+   * start to rebuild the store, and sends again an approval request or an app-tool call still
+   * waiting for an answer. Such a restored session connects once the page listens for app-tool
+   * calls (`<ToolgateProvider>` and `bindAppToolHost` do; an app without them calls
+   * `session.onToolCall`), so nothing of the replay arrives before the page is wired to it.
+   * When the storage fails, the session goes on unsaved and `onError` says so. The token is a
+   * secret: whoever can read the storage can take the session over.
+   */
+  persist?: boolean | { storage?: StorageLike; key?: string };
 }
 
 /**
@@ -124,6 +138,10 @@ export interface ReferenceSession extends ToolSession {
   readonly resume: ReferenceResume | undefined;
   /** The latest welcome. */
   readonly welcome: ReferenceWelcome | undefined;
+  /** Where the session is kept across a reload (the `persist` option), or `undefined`. */
+  readonly persistence: SessionPersistence | undefined;
+  /** Whether this session is one a page before this one kept, taken up again after a reload. */
+  readonly restored: boolean;
   /** Resolves with the first welcome; rejects if the session ends before one. */
   readonly ready: Promise<ReferenceWelcome>;
   readonly room: ReferenceRoom;

@@ -21,6 +21,12 @@
  *   approvals the server has not visibly acted on are sent again once a resumed session's replay
  *   has caught up (the server ignores an answer it already has).
  * - Frames that are not JSON objects reach `onError`; the session goes on.
+ * - With `persist`, the resume triple (and, through the provider, the standing grants and the
+ *   app-tool calls the page ran) is kept in storage: a page that reloads resumes the session from
+ *   seq 0, so the replay rebuilds its store. In a resumed connection's replay, a `tool.call` or
+ *   `tool.approval-request` the welcome does not list as waiting is history and reaches no
+ *   listener; one still waiting that the replay does not carry comes again after it (`resent:
+ *   true`, no seq), and a page that already has a request does not get it twice.
  */
 import type { ClientMessage } from '../core/wire';
 import type { ReferenceClientMessage } from './protocol';
@@ -74,6 +80,12 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
     get resume() {
       return client.resume;
     },
+    get persistence() {
+      return client.persistence;
+    },
+    get restored() {
+      return client.persistence?.restored !== undefined && client.sessionId === client.persistence.restored.sessionId;
+    },
     ready: client.ready,
     room: client.channel.room,
     subscribe(listener) {
@@ -82,6 +94,8 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
     },
     onToolCall(handler) {
       client.callHandlers.add(handler);
+      // A session restored from storage connects once the page listens for its calls.
+      client.wired();
       return () => void client.callHandlers.delete(handler);
     },
     onStatusChange(listener) {
@@ -122,6 +136,7 @@ export function connectReferenceSession(url: string, options: ReferenceSessionOp
       client.close();
     },
   };
-  client.connect();
+  // A session restored from storage waits for the page to be wired to it (see `persist`).
+  if (!client.restoring) client.connect();
   return session;
 }

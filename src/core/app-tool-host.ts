@@ -19,10 +19,10 @@
  * (DESIGN "Layers"): the hooks in `src/hooks` read it through `subscribe`/`getState`.
  */
 
-import { reportListenerError, type ErrorReporter } from './external-store';
+import { describeThrown, reportListenerError, type ErrorReporter } from './external-store';
 import type { ToolResult } from './wire';
 import { abortReason, failure } from './app-tools/answers';
-import { createAnswerLedger } from './app-tools/answer-ledger';
+import { createAnswerLedger, type SavedCalls } from './app-tools/answer-ledger';
 import { createCallQueue } from './app-tools/call-queue';
 import { receiveCall } from './app-tools/call-request';
 import { checkTimeout, createToolRegistry } from './app-tools/declarations';
@@ -50,6 +50,7 @@ export type {
   AppToolState,
   AppToolStatus,
 } from './app-tools/types';
+export { RELOADED_WHILE_RUNNING, type SavedCall, type SavedCalls } from './app-tools/answer-ledger';
 
 /**
  * The default client time limit for an app-tool call, in ms.
@@ -90,7 +91,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
   const interruptListeners = new Set<(interrupt: AppToolInterrupt) => void>();
 
   const gate = createEpochGate(options.epoch);
-  const ledger = createAnswerLedger(Math.max(0, options.rememberResults ?? 1000));
+  const ledger = createAnswerLedger(Math.max(0, options.rememberResults ?? 1000), guardSavedCalls(options.savedCalls, report));
   const state = createHostState(gate.floor, () => sources, options.onError);
   const registry = createToolRegistry({ defer: options.defer ?? defaultDefer, report, changed: (name) => state.touchTool(name) });
   const queue = createCallQueue({ ledger, registry, changes: { call: (record) => state.touchCall(record) }, start: (record) => runner.execute(record) });
@@ -102,6 +103,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     timeoutMs: options.timeoutMs ?? DEFAULT_APP_TOOL_TIMEOUT_MS,
     approvalHandler: () => approvalHandler,
     touched: (record) => state.touchCall(record),
+    recordStart: (record) => ledger.started(record.callId),
   });
   const sources = { registry, queue, floor: () => gate.floor, closed: () => closed };
 
@@ -191,6 +193,47 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
       };
     },
     resultOf: (callId) => ledger.resultOf(callId),
+  };
+}
+
+/**
+ * The saved calls as the ledger uses them: reading or recording an answer that throws is
+ * reported and changes no call's answer; recording a start that throws stops that run (the
+ * runner answers FAILED rather than run what a reloaded page might run again).
+ */
+function guardSavedCalls(saved: SavedCalls | undefined, report: ErrorReporter): SavedCalls | undefined {
+  if (saved === undefined) return undefined;
+  const told = (what: string, callId: string, error: unknown): void => {
+    try {
+      report(`the saved calls threw while ${what} ${callId}: ${describeThrown(error)}`, error, 'saved-calls-threw');
+    } catch {
+      // The reporter threw as well: nothing is left to tell.
+    }
+  };
+  return {
+    recall(callId) {
+      try {
+        return saved.recall(callId);
+      } catch (error) {
+        told('recalling', callId, error);
+        return undefined;
+      }
+    },
+    started(callId) {
+      try {
+        saved.started(callId);
+      } catch (error) {
+        told('recording the start of', callId, error);
+        throw error;
+      }
+    },
+    answered(callId, result) {
+      try {
+        saved.answered(callId, result);
+      } catch (error) {
+        told('recording the answer of', callId, error);
+      }
+    },
   };
 }
 

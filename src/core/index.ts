@@ -63,6 +63,16 @@ export {
 } from './app-tool-host';
 export { bindAppToolHost, createHelloMessage, type BindAppToolHostOptions } from './bind-session';
 
+// Sessions that survive a reload: the resume triple, the grants and the calls the page ran, kept in storage
+export { RELOADED_WHILE_RUNNING, type SavedCall, type SavedCalls } from './app-tools/answer-ledger';
+export {
+  createSessionPersistence,
+  type SavedResume,
+  type SessionPersistence,
+  type SessionPersistenceOptions,
+  type StorageLike,
+} from './session-persistence';
+
 // Confirmation: canonical JSON (RFC 8785), fingerprints, descriptors, the room, the flow and its bridges
 export { CanonicalJsonError, canonicalJson } from './canonical-json';
 export { fingerprintJson, formatFingerprint, type Fingerprint } from './fingerprint';

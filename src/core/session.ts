@@ -1,3 +1,4 @@
+import type { SessionPersistence } from './session-persistence';
 import type { AppToolCallMessage, ClientMessage } from './wire';
 
 /**
@@ -34,4 +35,10 @@ export interface ToolSession {
   onStatusChange?(listener: (status: ToolSessionStatus) => void): () => void;
   /** Optional: the capabilities the session speaks (`tool-stream-v1`); drives the preview mode. */
   readonly capabilities?: readonly string[];
+  /**
+   * Optional: where the session is kept across a page reload. `<ToolgateProvider>` gives its
+   * `calls` to the app-tool host it makes (a call that was running when the page went away is
+   * never run again) and keeps and restores the standing grants in it.
+   */
+  readonly persistence?: SessionPersistence;
 }

@@ -126,7 +126,15 @@ function usePerSession(props: ToolgateProviderProps, report: Report): Owned {
           coalesce: props.coalesce ?? 'frame',
           ...props.storeOptions,
         }),
-      host: props.host ?? createAppToolHost({ onError: reportThrough(report), ...props.hostOptions }),
+      host:
+        props.host ??
+        createAppToolHost({
+          onError: reportThrough(report),
+          // A session kept across a reload: the calls the page ran are recorded beside it, so the
+          // page that resumes it never runs one twice.
+          ...(props.session?.persistence === undefined ? {} : { savedCalls: props.session.persistence.calls }),
+          ...props.hostOptions,
+        }),
       confirmations,
     };
   };

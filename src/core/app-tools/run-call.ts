@@ -36,6 +36,8 @@ export interface CallRunnerOptions {
   approvalHandler(): AppToolApprovalHandler | undefined;
   /** The call's progress changed. */
   touched(record: CallRecord): void;
+  /** The run of this call begins: recorded where it outlives the page (throws when it cannot be). */
+  recordStart(record: CallRecord): void;
 }
 
 /**
@@ -100,6 +102,14 @@ async function runCall(options: CallRunnerOptions, record: CallRecord): Promise<
   }
 
   queue.setStatus(record, 'running');
+  try {
+    options.recordStart(record);
+  } catch (error) {
+    // DESIGN "Sessions that survive a reload": a run that could not be recorded might run again
+    // in a page that resumes the session after a reload. Never twice comes first.
+    const message = `"${tool.name}" was not run: recording that it started failed (${describeFailure(error)}), and a page that resumed the session could run it again`;
+    return settle(options, record, failure('FAILED', message));
+  }
   let output: unknown;
   try {
     output = await tool.run(approved, contextOf(options, record, tool));

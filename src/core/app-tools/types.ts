@@ -8,6 +8,7 @@ import type { ErrorReporter } from '../external-store';
 import type { JsonValue } from '../json-value';
 import type { StandardSchemaV1 } from '../standard-schema';
 import type { AppToolCallMessage, ToolDeclaration, ToolResult } from '../wire';
+import type { SavedCalls } from './answer-ledger';
 
 /**
  * What a run receives besides its arguments. Check `signal` after every await and right before
@@ -305,6 +306,14 @@ export interface AppToolHostOptions {
   requestApproval?: AppToolApprovalHandler;
   /** How many answered call ids keep their result for duplicates. Default 1000. */
   rememberResults?: number;
+  /**
+   * Where the calls the host runs are recorded so that they outlive the page: a page that resumes
+   * its session after a reload answers a call that was running when the page went away `FAILED`
+   * ("outcome unknown: the page reloaded while it ran") and never runs it again, answers one that
+   * had its answer with that answer, and runs one that never began. A saved session's
+   * `persistence.calls` (`<ToolgateProvider>` passes it for a session that has one). Default none.
+   */
+  savedCalls?: SavedCalls;
   /**
    * Told, in the kit's one shape `(reason, detail, code)`, of what goes wrong outside a call's own
    * result: a listener that throws (`listener-threw`), a tool whose JSON Schema cannot be derived
