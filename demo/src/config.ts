@@ -1,7 +1,8 @@
 /**
  * What the page learns from its address: where the session's socket is (`?ws=` or, by default,
  * `/ws` on the page's own origin, which `npm start` forwards to the reference server), the pacing
- * of turns (`?speed=`), the room's time limit (`?roomTimeout=` in ms) and the theme (`?theme=`).
+ * of turns (`?speed=`), the room's time limit (`?roomTimeout=` in ms), the theme (`?theme=`) and
+ * whether the session is kept across a reload (`?persist=1`, in this tab's sessionStorage).
  */
 export interface DemoConfig {
   wsUrl: string;
@@ -10,6 +11,8 @@ export interface DemoConfig {
   /** How long a room call may go unanswered before its outcome counts as unknown. */
   roomTimeoutMs: number;
   theme: 'light' | 'dark' | 'system';
+  /** Keep the session in sessionStorage, so that a reload resumes it (`?persist=1`). */
+  persist: boolean;
 }
 
 function numberParam(params: URLSearchParams, name: string, fallback: number): number {
@@ -28,5 +31,6 @@ export function readConfig(location: Pick<Location, 'protocol' | 'host' | 'searc
     speed: numberParam(params, 'speed', 1),
     roomTimeoutMs: numberParam(params, 'roomTimeout', 8000),
     theme: theme === 'light' || theme === 'dark' ? theme : 'system',
+    persist: params.get('persist') === '1' || params.get('persist') === 'true',
   };
 }

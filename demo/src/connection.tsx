@@ -24,6 +24,7 @@ export function ConnectionPanel({ session, onNewSession }: { session: ReferenceS
         <p className="connection-detail">
           Session <code data-session-id={welcome.sessionId}>{welcome.sessionId}</code>
           {welcome.mode === 'preview' ? ' (legacy previews only)' : null}
+          {session.restored ? <span data-restored=""> (resumed after a reload)</span> : null}
         </p>
       )}
       {status === 'closed' ? (
