@@ -15,6 +15,7 @@
 
 import type { ErrorReporter } from './external-store';
 import type { SavedCall, SavedCalls } from './app-tools/answer-ledger';
+import type { ToolGrants } from './tool-grants';
 import { TOOL_RESULT_CODES, type ToolResult, type ToolResultCode } from './wire';
 
 /**
@@ -251,6 +252,24 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
     },
   };
   return persistence;
+}
+
+/** The kept sessions whose grants were given back already: a page restores them once, however often it wires. */
+const grantsRestored = new WeakSet<SessionPersistence>();
+
+/**
+ * Give the standing grants a page before this one kept back to `grants` (once per kept session:
+ * `grants.restore` checks each entry and reports what it refuses), then keep each change beside the
+ * resume triple. Returns the function that stops keeping them. The provider calls it before the
+ * restored session connects, so a request the server sends again after the reload meets the grants
+ * the person gave before it.
+ */
+export function keepGrants(persistence: SessionPersistence, grants: ToolGrants): () => void {
+  if (!grantsRestored.has(persistence)) {
+    grantsRestored.add(persistence);
+    if (persistence.restoredGrants !== undefined) grants.restore(persistence.restoredGrants);
+  }
+  return grants.subscribe(() => persistence.saveGrants(grants.save()));
 }
 
 function defaultStorage(): StorageLike | undefined {

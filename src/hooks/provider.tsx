@@ -13,6 +13,7 @@ import { describeThrown, type ErrorReporter } from '../core/external-store';
 import type { PreviewMode } from '../core/legacy-preview';
 import type { ToolRoom } from '../core/room';
 import type { ToolSession } from '../core/session';
+import { keepGrants } from '../core/session-persistence';
 import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from '../core/store';
 import { TOOL_STREAM_CAPABILITY } from '../core/wire';
 import { ToolgateContext, type ToolgateContextValue } from './context';
@@ -161,6 +162,9 @@ function useSessionWiring(value: ToolgateContextValue, report: Report, schemas: 
     const restoreApprovals = host.setApprovalHandler(createAppToolApprovalHandler(confirmations, { calls: store }));
     if (session === undefined) return restoreApprovals;
     const onError = reportThrough(report);
+    // A session kept across a reload keeps its standing grants too: given back before the session
+    // connects (its replay and the requests sent again meet them), saved on every change.
+    const stopGrants = session.persistence === undefined ? () => {} : keepGrants(session.persistence, confirmations.grants);
     const stopEvents = session.subscribe((event) => store.getState().dispatch(event));
     const unbind = bindAppToolHost(session, host, {
       // The binding reports a thrown value (a failed send, a call it cannot answer): described here.
@@ -177,6 +181,7 @@ function useSessionWiring(value: ToolgateContextValue, report: Report, schemas: 
       stopGate();
       unbind();
       stopEvents();
+      stopGrants();
       restoreApprovals();
     };
   }, [session, store, host, confirmations, report, schemas]);
