@@ -23,6 +23,7 @@ import { ConfirmToolDialogChanges } from './confirm-changes';
 import { ConfirmToolDialogEditor } from './confirm-editor';
 import { ConfirmToolDialogExpiry } from './confirm-expiry';
 import { cx } from './cx';
+import { ConfirmParentLine } from './confirm-parent';
 
 /** The whole body of one request, as `<ConfirmToolDialog />` lays it out. */
 export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined }) {
@@ -34,6 +35,7 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
           shown side by side (modal={false}) would each add one. */}
       <div className="toolgate-confirm-header">
         <ConfirmToolDialogTitle />
+        <ConfirmParentLine />
         <Chips />
         <ConfirmToolDialogQueueCount />
       </div>

@@ -44,6 +44,8 @@ function explainApprovalRequest(value: unknown): string | undefined {
   if (value.effect !== undefined && value.effect !== 'read' && value.effect !== 'write') return 'effect is not read or write';
   if (value.editable !== undefined && typeof value.editable !== 'boolean') return 'editable is not a boolean';
   if (value.expiresAt !== undefined && (typeof value.expiresAt !== 'number' || !Number.isFinite(value.expiresAt))) return 'expiresAt is not a time in ms';
+  if (value.parentCallId !== undefined && (typeof value.parentCallId !== 'string' || value.parentCallId === '')) return 'parentCallId is not a non-empty string';
+  if (value.parentCallId === value.callId) return 'parentCallId names the call itself';
   return undefined;
 }
 
@@ -99,6 +101,8 @@ export interface ApprovalRequestOptions {
   schemaOf?: (toolName: string) => Record<string, unknown> | undefined;
   /** Told where the call stands with its approval: approved (with what runs), denied (with why) or expired. */
   mark?: (mark: ApprovalMark) => void;
+  /** The tool name of a call, by id: a nested call's request names its parent with it. */
+  toolNameOf?: (callId: string) => string | undefined;
 }
 
 /**
@@ -160,6 +164,8 @@ export function answerToolApprovalRequest(
     ...(typeof message.turnId === 'string' ? { turnId: message.turnId } : {}),
     editable,
     ...(message.expiresAt === undefined ? {} : { expiresAt: message.expiresAt }),
+    // A sub-agent's call: the person sees which tool's work it is part of.
+    ...(message.parentCallId === undefined ? {} : { parent: { callId: message.parentCallId, toolName: options.toolNameOf?.(message.parentCallId) } }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     onApprove: (args, context) => {
       answer({
@@ -220,7 +226,7 @@ export interface ApprovalGateOptions {
  */
 export interface ApprovalGateCalls {
   getState(): {
-    readonly calls: Readonly<Record<string, { readonly status: ToolCallStatus }>>;
+    readonly calls: Readonly<Record<string, { readonly status: ToolCallStatus; readonly name?: string }>>;
     /** The store's action: where the call stands with its approval. */
     markApproval?(callId: string, mark: ApprovalMark): void;
   };
@@ -320,6 +326,7 @@ export function connectApprovalGate(
       // What runs once approved is the request's arguments (the gate may have rewritten the
       // model's), or the person's edit of them.
       mark: (value) => mark(message.callId, value),
+      toolNameOf: (callId) => (calls === undefined ? undefined : readCall(calls.getState(), callId)?.name),
       ...(options.schemaOf === undefined ? {} : { schemaOf: options.schemaOf }),
     }).then(
       () => forget(message.requestId),

@@ -53,6 +53,8 @@ export interface Entry {
   issues: readonly ArgumentsIssue[];
   /** When it expires (ms since the epoch), or `null`. */
   readonly expiresAt: number | null;
+  /** The call this request's call is part of, taken in with the request. */
+  readonly parent: ConfirmationView['parent'];
   /** Who decided it, set just before the decision's event is fired (the guards read it). */
   decidedBy: ConfirmationDecider | null;
   readonly descriptor: Readonly<ToolDescriptor>;
@@ -113,6 +115,7 @@ export function admitRequest(input: ConfirmationRequest, fallbackRoom: ToolRoom 
     editing: editingOf(input.editable),
     issues: NO_ISSUES,
     expiresAt: typeof input.expiresAt === 'number' && !Number.isNaN(input.expiresAt) ? input.expiresAt : null,
+    parent: parentOf(input.parent),
     decidedBy: null,
     descriptor,
     room: path.room,
@@ -253,6 +256,13 @@ export function actionsOf(entry: Entry): ConfirmationActions {
   });
 }
 
+/** The parent a request names, as plain frozen data (a request without one, or with an unusable one, has none). */
+function parentOf(parent: ConfirmationRequest['parent']): ConfirmationView['parent'] {
+  if (parent === undefined || parent === null || typeof parent.callId !== 'string' || parent.callId === '') return null;
+  const toolName = typeof parent.toolName === 'string' && parent.toolName !== '' ? parent.toolName : undefined;
+  return Object.freeze({ callId: parent.callId, toolName });
+}
+
 /** Build the entry's frozen view again (after any change to it). */
 export function refresh(entry: Entry): void {
   entry.view = Object.freeze({
@@ -274,6 +284,7 @@ export function refresh(entry: Entry): void {
     path: entry.room ? 'room' : 'callback',
     callId: entry.input.callId,
     turnId: entry.input.turnId,
+    parent: entry.parent,
     confirmationId: entry.confirmationId,
     attempt: entry.attempt,
     outcome: entry.outcome,

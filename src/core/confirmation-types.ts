@@ -169,6 +169,8 @@ interface ConfirmationRequestBase {
   /** The tool call this request guards, for cards that show "awaiting approval". */
   callId?: string;
   turnId?: string;
+  /** The call this one is part of (a sub-agent's call names the tool that runs it): its id, and its tool name when known. */
+  parent?: { callId: string; toolName?: string | undefined };
   /** The person may edit the arguments before approving (`true`: as JSON text, or a form when given a schema). */
   editable?: boolean | ConfirmationEditing;
   /** When the request ends `expired` if nobody decided, in ms since the epoch (by the controller's clock). */
@@ -252,6 +254,8 @@ export interface ConfirmationView {
   readonly path: 'room' | 'callback';
   readonly callId: string | undefined;
   readonly turnId: string | undefined;
+  /** The call this request's call is part of (a sub-agent's call: the tool that runs it), or `null`. */
+  readonly parent: { readonly callId: string; readonly toolName: string | undefined } | null;
   /** The confirmation id of the current attempt, once the room gave one. */
   readonly confirmationId: string | null;
   readonly attempt: number;

@@ -321,6 +321,8 @@ export interface ToolApprovalRequestMessage {
   editable?: boolean;
   /** When the server stops waiting (ms since the epoch): the request ends `expired`, and a later answer is refused. */
   expiresAt?: number;
+  /** The call made by a sub-agent: the call of the tool that runs it (its `start` names the same parent). */
+  parentCallId?: string;
 }
 
 /**

@@ -24,6 +24,8 @@ export interface ConfirmToolLabels {
   descriptionRead: string;
   /** The term before the tool's name. */
   tool: string;
+  /** Under the title of a sub-agent's call: the tool whose work it is part of (its name when known) and that call's id. */
+  partOf: (parentToolName: string | undefined, parentCallId: string) => string;
   effect: Record<ToolEffect, string>;
   /** Said instead of the effect or the risk when the tool did not declare it (the cautious default applies). */
   undeclared: Record<ToolDescriptorField, string>;
@@ -151,6 +153,7 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   description: 'Check the exact arguments before you approve. Nothing runs until you do.',
   descriptionRead: 'This tool only reads. Check the exact arguments before you approve.',
   tool: 'Tool',
+  partOf: (parentToolName, parentCallId) => (parentToolName === undefined ? `Part of call ${parentCallId}` : `Part of ${parentToolName} (call ${parentCallId})`),
   effect: { read: 'Reads only', write: 'Makes changes' },
   undeclared: { effect: 'Effect not declared', risk: 'Risk not declared' },
   openWorld: 'Reaches outside this app',

@@ -164,6 +164,31 @@ describe('demo with ?persist=1: a reload resumes the session', () => {
   });
 });
 
+describe('demo with ?persist=1: a sub-agent’s call that waits for approval', () => {
+  it('names its parent in the dialog, before and after a reload, and runs once when approved', async () => {
+    const { page, sessionId, problems } = await openDemo(stack, { speed: 4, persist: 1 });
+    const turn = await startTurn(page, 'research');
+    await dialog(page).waitFor();
+    const parent = callIdOf(sessionId, 'research');
+    const refund = callIdOf(sessionId, 'issue_refund');
+    expect(serverEvents(sessionId).find((e) => e['phase'] === 'start' && e['callId'] === refund)).toMatchObject({ parentCallId: parent });
+    await dialog(page).getByText(`Part of research (call ${parent})`).waitFor();
+
+    await reload(page, sessionId);
+    await dialog(page).getByText(`Part of research (call ${parent})`).waitFor();
+    await dialog(page).getByRole('button', { name: 'Approve' }).click();
+    await turnEnded(page, 'completed', turn);
+    await expect(card(page, 'issue_refund').getAttribute('data-outcome')).resolves.toBe('ok');
+    expect(stack.server.effects.filter((e) => e.sessionId === sessionId && e.toolName === 'issue_refund')).toEqual([
+      expect.objectContaining({ outcome: 'accepted', arguments: expect.objectContaining({ orderId: 'ord_1042' }) }),
+    ]);
+    expect(eventsOf(sessionId, 'tool.approval-request')).toHaveLength(1);
+    expect(ignoredOf(sessionId)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('demo with ?persist=1: after the session expired', () => {
   let short: Stack;
   beforeAll(async () => {
