@@ -1,0 +1,257 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { ConfirmBatch, ConfirmToolDialog, ToolGrantList } from 'toolgate';
+import { ApprovalsPage, descriptors, outcomesText, page, press, proposeAndReview, ranText, transferEditing, untilStatus, type Proposal } from './support';
+
+interface Args {
+  /** How fast the page's clock runs when watched: 1 is real time (still under test; the play function moves it). */
+  speed: number;
+}
+
+/**
+ * Human in the loop, second round: edit the arguments then approve them, standing grants with a
+ * list to revoke them, several requests decided at once, and requests that expire. Each story runs
+ * a real confirmation controller; the page lists what ran (what `onApprove` heard) and every
+ * outcome. The play functions drive each by keyboard and check that end state.
+ */
+const meta = {
+  title: 'Confirm/Approvals, second round',
+  args: { speed: 1 },
+  argTypes: { speed: { control: { type: 'range', min: 0.25, max: 8, step: 0.25 } } },
+  parameters: { layout: 'padded' },
+} satisfies Meta<Args>;
+export default meta;
+type Story = StoryObj<Args>;
+
+const transfer: Proposal = {
+  toolName: 'transfer',
+  arguments: { to: 'DE89 3704 0044 0532 0130 00', amount: 500, currency: 'EUR', instant: false, note: { reference: 'Invoice 2025-014' } },
+  descriptor: descriptors.write,
+  editable: transferEditing,
+};
+
+const Dialog = ({ speed, proposals }: { speed: number; proposals: readonly Proposal[] }) => (
+  <ApprovalsPage speed={speed} proposals={proposals}>
+    {(controller, clock) => <ConfirmToolDialog controller={controller} clock={clock} />}
+  </ApprovalsPage>
+);
+
+/* ------------------------------------------------------------ edit, then approve */
+
+/** Edit arguments opens a form of the tool's schema: the first field has focus; nothing can be approved meanwhile. */
+export const Editing: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await proposeAndReview(canvasElement);
+    const inside = within(dialog);
+    await press(inside.getByRole('button', { name: 'Edit arguments' }));
+    await untilStatus(dialog, 'editing');
+    const form = inside.getByRole('form', { name: 'Edit the arguments' });
+    await waitFor(() => expect(within(form).getByRole('textbox', { name: 'Recipient' })).toHaveFocus());
+    await userEvent.tab();
+    await expect(within(form).getByRole('textbox', { name: 'Amount' })).toHaveFocus();
+    await userEvent.keyboard('{End}{Backspace}{Backspace}');
+    await expect(within(form).getByRole('textbox', { name: 'Amount' })).toHaveValue('5');
+    await expect(within(form).getByRole('combobox', { name: 'Currency' })).toHaveDisplayValue('EUR');
+    await expect(within(form).getByRole('checkbox', { name: 'Instant transfer' })).not.toBeChecked();
+    await expect(within(within(form).getByRole('group', { name: 'Note' })).getByRole('textbox', { name: 'Reference' })).toHaveValue('Invoice 2025-014');
+    await expect(inside.getByRole('button', { name: 'Approve' })).toHaveAttribute('aria-disabled', 'true');
+    await expect(ranText(canvasElement)).toBe('Nothing ran');
+  },
+};
+
+/** An invalid edit stays in the editor: the error beside its field, focus on it, nothing approved. */
+export const InvalidEdit: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await proposeAndReview(canvasElement);
+    const inside = within(dialog);
+    await press(inside.getByRole('button', { name: 'Edit arguments' }));
+    const amount = await inside.findByRole('textbox', { name: 'Amount' });
+    amount.focus();
+    await userEvent.keyboard('0');
+    await expect(amount).toHaveValue('5000');
+    // Enter in a field saves.
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
+    await expect(amount).toHaveAccessibleDescription('In euros, at most 1000 At most 1000 without a second signature');
+    await expect(amount).toHaveFocus();
+    await expect(dialog).toHaveAttribute('data-status', 'editing');
+    await expect(ranText(canvasElement)).toBe('Nothing ran');
+  },
+};
+
+/** A saved edit is marked Edited, lists its changes from the model's arguments, and Approve runs exactly it. */
+export const EditedWithDiff: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await proposeAndReview(canvasElement);
+    const inside = within(dialog);
+    await press(inside.getByRole('button', { name: 'Edit arguments' }));
+    const amount = await inside.findByRole('textbox', { name: 'Amount' });
+    amount.focus();
+    await userEvent.keyboard('{Backspace}{Backspace}{Backspace}120');
+    const instant = inside.getByRole('checkbox', { name: 'Instant transfer' });
+    instant.focus();
+    await userEvent.keyboard(' ');
+    await press(inside.getByRole('button', { name: 'Save' }));
+    await untilStatus(dialog, 'reviewing');
+    await expect(inside.getByText('Edited')).toBeVisible();
+    const changes = inside.getByRole('region', { name: 'Changes from the proposed arguments' });
+    await expect(within(changes).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['amount: 500 → 120', 'instant: false → true']);
+    await waitFor(() => expect(inside.getByRole('button', { name: 'Edit arguments' })).toHaveFocus());
+    await press(inside.getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(outcomesText(canvasElement)).toBe('transfer: done'));
+    await expect(ranText(canvasElement)).toBe(
+      'transfer {"to":"DE89 3704 0044 0532 0130 00","amount":120,"currency":"EUR","instant":true,"note":{"reference":"Invoice 2025-014"}} (edited)',
+    );
+  },
+};
+
+/* ------------------------------------------------------------ standing grants */
+
+const searches: Proposal[] = ['pricing', 'limits', 'refunds'].map((q) => ({ toolName: 'search_docs', arguments: { q }, descriptor: descriptors.search }));
+
+/**
+ * "Allow for this session" approves the request shown and answers the others of its tool, each
+ * with its own snapshot; the grant is listed with Revoke, and revoking asks again at once.
+ */
+export const GrantList: Story = {
+  render: ({ speed }) => (
+    <ApprovalsPage speed={speed} proposals={searches}>
+      {(controller) => (
+        <>
+          <ToolGrantList />
+          <ConfirmToolDialog controller={controller} />
+        </>
+      )}
+    </ApprovalsPage>
+  ),
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    const dialog = await proposeAndReview(canvasElement);
+    await press(within(dialog).getByRole('button', { name: 'Allow for this session' }));
+    await waitFor(() => expect(ranText(canvasElement).split('\n')).toHaveLength(3));
+    await expect(ranText(canvasElement)).toBe('search_docs {"q":"pricing"}\nsearch_docs {"q":"limits"} (by a grant)\nsearch_docs {"q":"refunds"} (by a grant)');
+    const grants = body.getByRole('region', { name: 'Standing grants' });
+    await waitFor(() => expect(within(grants).getByText('search_docs: allowed for this session')).toBeVisible());
+    // Keyboard: the page's Tab order reaches Revoke.
+    const revoke = within(grants).getByRole('button', { name: 'Revoke: search_docs allowed for this session' });
+    while (document.activeElement !== revoke) await userEvent.tab();
+    await userEvent.keyboard('{Enter}');
+    await expect(within(grants).getByText('No standing grants: every request is asked.')).toBeVisible();
+    await expect(grants).toHaveFocus();
+    // Asked again at once.
+    const again = await proposeAndReview(canvasElement);
+    await expect(within(again).getByRole('heading', { name: 'Search the docs' })).toBeVisible();
+    await expect(ranText(canvasElement).split('\n')).toHaveLength(3);
+  },
+};
+
+/**
+ * A grant given while a request is shown (from a settings panel beside a non-modal dialog)
+ * answers it: the dialog names the grant while the call runs.
+ */
+export const AnsweredByGrant: Story = {
+  render: ({ speed }) => (
+    <ApprovalsPage
+      speed={speed}
+      proposals={[{ ...searches[0]!, hold: true }]}
+      extra={(controller) => (
+        <button type="button" className="toolgate-button" onClick={() => controller.grants.allow('search_docs')}>
+          Allow search_docs for this session
+        </button>
+      )}
+    >
+      {(controller) => (
+        <>
+          <ToolGrantList />
+          <ConfirmToolDialog controller={controller} modal={false} />
+        </>
+      )}
+    </ApprovalsPage>
+  ),
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    const dialog = await proposeAndReview(canvasElement);
+    await press(body.getByRole('button', { name: 'Allow search_docs for this session' }));
+    await untilStatus(dialog, 'invoking');
+    const note = within(dialog).getByText('Answered by a standing grant: search_docs is allowed for this session');
+    await expect(note).toBeVisible();
+    await expect(note).toHaveAttribute('data-grant', expect.stringMatching(/^grant-/));
+    await expect(ranText(canvasElement)).toBe('search_docs {"q":"pricing"} (by a grant)');
+  },
+};
+
+/* ------------------------------------------------------------ several at once */
+
+const turn: Proposal[] = [
+  { toolName: 'write_file', arguments: { path: 'notes/a.md', text: 'Alpha' }, descriptor: descriptors.write, turnId: 't1' },
+  { toolName: 'write_file', arguments: { path: 'notes/b.md', text: 'Beta' }, descriptor: descriptors.write, turnId: 't1' },
+  { toolName: 'search_docs', arguments: { q: 'style guide' }, descriptor: descriptors.search, turnId: 't1' },
+];
+
+/** The three requests of a turn in one list, each with its arguments and fingerprint; "Approve all 3" runs exactly them. */
+export const Batch: Story = {
+  render: ({ speed }) => (
+    <ApprovalsPage speed={speed} proposals={turn}>
+      {(controller, clock) => <ConfirmBatch controller={controller} turnId="t1" clock={clock} />}
+    </ApprovalsPage>
+  ),
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    await press(body.getByRole('button', { name: 'Propose 3 requests' }));
+    const list = body.getByRole('region', { name: '3 requests waiting' });
+    await waitFor(() => expect(list.querySelectorAll('.toolgate-batch-list > li')).toHaveLength(3));
+    for (const item of list.querySelectorAll('.toolgate-batch-list > li')) await expect(item.querySelector('[data-fingerprint]')?.getAttribute('data-fingerprint')).toMatch(/^[0-9a-f]{64}$/);
+    const approveAll = within(list).getByRole('button', { name: 'Approve all 3' });
+    while (document.activeElement !== approveAll) await userEvent.tab();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(ranText(canvasElement).split('\n')).toHaveLength(3));
+    await expect(ranText(canvasElement)).toBe('write_file {"path":"notes/a.md","text":"Alpha"}\nwrite_file {"path":"notes/b.md","text":"Beta"}\nsearch_docs {"q":"style guide"}');
+    await waitFor(() => expect(within(list).getByRole('status')).toHaveTextContent('Approved 3, denied 0.'));
+    await expect(within(list).getByText('No requests waiting.')).toBeVisible();
+  },
+};
+
+/* ------------------------------------------------------------ expiry */
+
+const expiring: Proposal = { toolName: 'deploy', arguments: { service: 'billing', version: '2.4.1' }, descriptor: descriptors.write, expiresIn: 75_000 };
+
+/** The time left shows to the second; a minute before, the polite live region says so (and only at a few moments). */
+export const Expiring: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[expiring]} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await proposeAndReview(canvasElement);
+    const expiry = dialog.querySelector('.toolgate-confirm-expiry') as HTMLElement;
+    await waitFor(() => expect(expiry).toHaveTextContent(/^Expires in 1:15/));
+    const live = expiry.querySelector('[aria-live="polite"]') as HTMLElement;
+    await expect(live).toHaveTextContent('');
+    // The page behind a modal dialog is inert: move its clock directly, as its "Wait" button does.
+    const wait = canvasElement.querySelector('button:nth-of-type(2)') as HTMLButtonElement;
+    wait.click();
+    await waitFor(() => expect(expiry).toHaveTextContent(/^Expires in 0:45/));
+    await expect(live).toHaveTextContent('This request expires in 1:00.');
+    await expect(dialog).toHaveAttribute('data-status', 'reviewing');
+  },
+};
+
+/** Expired: "Expired", Deny and Approve disabled where they were, a late Enter on Approve runs nothing; Close ends it. */
+export const Expired: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[{ ...expiring, expiresIn: 20_000 }]} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await proposeAndReview(canvasElement);
+    const inside = within(dialog);
+    (canvasElement.querySelector('button:nth-of-type(2)') as HTMLButtonElement).click();
+    await untilStatus(dialog, 'expired');
+    await expect(dialog.querySelector('.toolgate-confirm-expiry')).toHaveTextContent(/^Expired/);
+    await expect(inside.getByRole('alert')).toHaveTextContent('The request expired');
+    const approve = inside.getByRole('button', { name: 'Approve' });
+    await expect(approve).toHaveAttribute('aria-disabled', 'true');
+    await expect(inside.getByRole('button', { name: 'Deny' })).toHaveAttribute('aria-disabled', 'true');
+    await press(approve);
+    await expect(ranText(canvasElement)).toBe('Nothing ran');
+    await press(inside.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(outcomesText(canvasElement)).toBe('deploy: expired'));
+  },
+};
