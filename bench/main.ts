@@ -173,6 +173,7 @@ if (run('render')) {
   const { benchRender } = await import('./render');
   const rendered = await benchRender();
   results.render = rendered.rows;
+  results.renderScroll = rendered.scrolls;
   gates.push(...rendered.gates);
 }
 

@@ -9,6 +9,24 @@ export interface RunOptions {
   rate: number;
   /** Characters (code points) per fragment. */
   fragmentSize: number;
+  /** The kit list's `windowAfter` (its default when absent; `Infinity` mounts every call). */
+  windowAfter?: number;
+}
+
+/** The long-session run: `calls` settled calls, scrolled by `step` pixels a frame for `frames` frames. */
+export interface ScrollOptions {
+  calls: number;
+  frames: number;
+  step: number;
+}
+
+export interface ScrollResult {
+  /** Where the list ended up (px), and whether its last call was then shown. */
+  scrolledPx: number;
+  lastShown: boolean;
+  /** Rows (or items) and elements in the list's DOM at the end. */
+  rowsMounted: number;
+  elements: number;
 }
 
 export interface RunResult {
@@ -46,6 +64,11 @@ export interface RenderBenchApi {
   run(kind: RenderKind, options: RunOptions): Promise<RunResult>;
   /** Keep animation frames going for `ms` with nothing else to do: the floor of the page's frame work. */
   idle(ms: number): Promise<void>;
+  /** Mount a long session in `kind`'s list (not measured for frames: a page load). */
+  mountLong(kind: RenderKind, options: ScrollOptions): Promise<{ mountMs: number }>;
+  /** Scroll the mounted long session, between the marks. */
+  scrollLong(options: ScrollOptions): Promise<ScrollResult>;
+  unmountLong(): void;
 }
 
 /** Marks (console.timeStamp) that bound a measured run in the trace. */

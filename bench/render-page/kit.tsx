@@ -25,11 +25,11 @@ const KitItem = memo(function KitItem({ callId, store, counter }: { callId: stri
   );
 });
 
-/** The kit as an app uses it: `<ToolCallList>` over a store that coalesces notifications per frame. */
-export function KitList({ store, counter }: { store: ToolStreamStore; counter: RenderCounter }) {
+/** The kit as an app uses it: `<ToolCallList>` over a store that coalesces notifications per frame (windowed past `windowAfter` rows). */
+export function KitList({ store, counter, windowAfter }: { store: ToolStreamStore; counter: RenderCounter; windowAfter?: number | undefined }) {
   return (
     <Profiler id="toolgate" onRender={counter.onRootRender}>
-      <ToolCallList store={store} renderCall={(id) => <KitItem callId={id} store={store} counter={counter} />} />
+      <ToolCallList store={store} {...(windowAfter !== undefined && { windowAfter })} renderCall={(id) => <KitItem callId={id} store={store} counter={counter} />} />
     </Profiler>
   );
 }

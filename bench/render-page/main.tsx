@@ -12,6 +12,7 @@ import { RenderCounter } from './counter';
 import { benchCalls, drive, type BenchCall } from './driver';
 import { KitList } from './kit';
 import { NaiveList, type NaiveCall } from './naive';
+import { mountLong, scrollLong, unmountLong } from './scroll';
 
 declare global {
   interface Window {
@@ -60,7 +61,7 @@ function checkItems(container: HTMLElement, selector: string, calls: readonly Be
   return items.length;
 }
 
-function checkKit(container: HTMLElement, store: ToolStreamStore, calls: readonly BenchCall[]): RunResult['check'] {
+function checkKit(container: HTMLElement, store: ToolStreamStore, calls: readonly BenchCall[], windowed: boolean): RunResult['check'] {
   const problems: string[] = [];
   const state = store.getState();
   for (const call of calls) {
@@ -68,7 +69,10 @@ function checkKit(container: HTMLElement, store: ToolStreamStore, calls: readonl
     if (!shown) problems.push(`${call.callId}: not in the store`);
     else if (JSON.stringify(shown.arguments) !== JSON.stringify(JSON.parse(call.text))) problems.push(`${call.callId}: final arguments differ`);
   }
-  const items = checkItems(container, 'article.toolgate-card', calls, problems);
+  // Windowed, only the calls in view are mounted: those must show their final values.
+  const mounted = new Set([...container.querySelectorAll('article.toolgate-card')].map((item) => item.getAttribute('data-call-id')));
+  const items = checkItems(container, 'article.toolgate-card', windowed ? calls.filter((call) => mounted.has(call.callId)) : calls, problems);
+  if (items === 0) problems.push('no call shown');
   return { ok: problems.length === 0, items, problems: problems.slice(0, 5) };
 }
 
@@ -101,8 +105,8 @@ async function run(kind: RenderKind, options: RunOptions): Promise<RunResult> {
       toStore(event);
     };
     processed = () => accepted - refused;
-    check = () => checkKit(container, store, calls);
-    root.render(<KitList store={store} counter={counter} />);
+    check = () => checkKit(container, store, calls, options.windowAfter === undefined || options.windowAfter < calls.length + 1);
+    root.render(<KitList store={store} counter={counter} windowAfter={options.windowAfter} />);
   } else {
     const seen = new Map<string, NaiveCall>();
     counter = new RenderCounter((id) => seen.get(id));
@@ -162,4 +166,13 @@ async function idle(ms: number): Promise<void> {
   stop();
 }
 
-window.renderBench = { run, idle };
+async function measuredScroll(options: Parameters<typeof scrollLong>[0]) {
+  const stop = keepFrames();
+  console.timeStamp(MARK_START);
+  const result = await scrollLong(options);
+  console.timeStamp(MARK_END);
+  stop();
+  return result;
+}
+
+window.renderBench = { run, idle, mountLong, scrollLong: measuredScroll, unmountLong };
