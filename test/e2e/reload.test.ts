@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
+import { defaultBeforeToolCall } from '../../server/agent-tools';
 import { card, openDemo, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
 
 let stack: Stack;
@@ -28,8 +29,10 @@ async function reload(page: Page, sessionId: string): Promise<void> {
   await page.locator('.connection-status[data-status="open"]').waitFor();
 }
 
-/** The session's sequenced events on the server. */
-const serverEvents = (sessionId: string) => stack.server.session(sessionId)!.events();
+/** The session's sequenced events on the server (of the stack that holds it). */
+const serverEvents = (sessionId: string) => (stack.server.session(sessionId) ?? otherStacks.find((s) => s.server.session(sessionId))?.server.session(sessionId))!.events();
+/** Stacks of their own (other server options) that some tests start. */
+const otherStacks: Stack[] = [];
 
 /** The server's sequenced events of one type (and call). */
 function eventsOf(sessionId: string, type: string, callId?: string): Record<string, unknown>[] {
@@ -44,7 +47,10 @@ function callIdOf(sessionId: string, name: string): string {
 }
 
 /** Messages the server ignored for this session (a second answer to one call would be one). */
-const ignoredOf = (sessionId: string) => stack.server.ignored.filter((r) => r.sessionId === sessionId);
+function ignoredOf(sessionIdOrStack: string | Stack, sessionId?: string) {
+  const [on, id] = typeof sessionIdOrStack === 'string' ? [stack, sessionIdOrStack] : [sessionIdOrStack, sessionId];
+  return on.server.ignored.filter((r) => r.sessionId === id);
+}
 
 /** Every frame of `type` the page sends from now on (on any socket it opens), decoded. */
 function sentFrames(page: Page, type: string): Record<string, unknown>[] {
@@ -164,6 +170,29 @@ describe('demo with ?persist=1: a reload resumes the session', () => {
   });
 });
 
+describe('demo with ?persist=1: standing grants', () => {
+  it('a grant given before the reload answers the same tool’s next request after it, by itself', async () => {
+    const { page, sessionId, problems } = await openDemo(stack, { speed: 4, persist: 1 });
+    const first = await startTurn(page, 'deploy');
+    await dialog(page).waitFor();
+    await dialog(page).getByRole('button', { name: 'Deny for this session' }).click();
+    await turnEnded(page, 'completed', first);
+
+    const answers = sentFrames(page, 'tool.approval');
+    await reload(page, sessionId);
+    const second = await startTurn(page, 'deploy');
+    await turnEnded(page, 'completed', second);
+    // The restored grant denied it: no person was asked, and the answer says so.
+    const requests = eventsOf(sessionId, 'tool.approval-request');
+    expect(requests).toHaveLength(2);
+    expect(answers).toEqual([expect.objectContaining({ requestId: requests[1]!['requestId'], approved: false, automatic: true })]);
+    expect(stack.server.effects.filter((e) => e.sessionId === sessionId && e.outcome === 'accepted')).toEqual([]);
+    expect(ignoredOf(sessionId)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('demo with ?persist=1: a sub-agent’s call that waits for approval', () => {
   it('names its parent in the dialog, before and after a reload, and runs once when approved', async () => {
     const { page, sessionId, problems } = await openDemo(stack, { speed: 4, persist: 1 });
@@ -184,6 +213,73 @@ describe('demo with ?persist=1: a sub-agent’s call that waits for approval', (
     ]);
     expect(eventsOf(sessionId, 'tool.approval-request')).toHaveLength(1);
     expect(ignoredOf(sessionId)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('demo with ?persist=1: an approval that expires', () => {
+  let expiring: Stack;
+  beforeAll(async () => {
+    // The default gate, with requests that end unanswered after 1.5 s.
+    expiring = await startStack({
+      beforeToolCall: async (call) => {
+        const decision = await defaultBeforeToolCall(call);
+        return decision.action === 'confirm' ? { ...decision, expiresInMs: 1_500 } : decision;
+      },
+    });
+    otherStacks.push(expiring);
+  });
+  afterAll(async () => {
+    await expiring?.close();
+  });
+
+  it('expired while the page was away: after the reload no dialog comes back, the card shows the call refused, nothing was answered and nothing ran', async () => {
+    const { page, sessionId, problems } = await openDemo(expiring, { speed: 4, persist: 1 });
+    const turn = await startTurn(page, 'deploy');
+    await dialog(page).waitFor();
+    const url = page.url();
+    const answers = sentFrames(page, 'tool.approval');
+    // The page goes away until the request expired on the server, then comes back to the same tab.
+    await page.goto('about:blank');
+    const callId = () => callIdOf(sessionId, 'deploy_service');
+    await serverHas(() => expect(expiring.server.session(sessionId)!.results.get(callId())).toMatchObject({ ok: false, code: 'REJECTED' }));
+    await page.goto(url);
+    await page.locator(`[data-session-id="${sessionId}"]`).waitFor();
+    await turnEnded(page, 'completed', turn);
+
+    const deploy = card(page, 'deploy_service');
+    await expect(deploy.getAttribute('data-outcome')).resolves.toBe('error');
+    await expect(deploy.locator('[data-code]').first().getAttribute('data-code')).resolves.toBe('REJECTED');
+    // The request was history when the page came back: never queued, never shown, never answered.
+    await expect(dialog(page).count()).resolves.toBe(0);
+    expect(answers).toEqual([]);
+    expect(expiring.server.session(sessionId)!.results.get(callId())).toEqual({
+      ok: false,
+      code: 'REJECTED',
+      message: 'the approval request expired before anyone answered it',
+    });
+    expect(expiring.server.effects.filter((e) => e.sessionId === sessionId && e.outcome === 'accepted')).toEqual([]);
+    expect(ignoredOf(expiring, sessionId)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('expired on screen: the dialog says it expired; after a reload the card shows the call refused and no dialog comes back', async () => {
+    const { page, sessionId, problems } = await openDemo(expiring, { speed: 4, persist: 1 });
+    const turn = await startTurn(page, 'deploy');
+    await dialog(page).waitFor();
+    await page.locator('[role="dialog"][data-status="expired"]').waitFor();
+    await turnEnded(page, 'completed', turn);
+    const deploy = card(page, 'deploy_service');
+
+    await reload(page, sessionId);
+    await turnEnded(page, 'completed', turn);
+    await expect(deploy.getAttribute('data-outcome')).resolves.toBe('error');
+    await expect(deploy.locator('[data-code]').first().getAttribute('data-code')).resolves.toBe('REJECTED');
+    await expect(dialog(page).count()).resolves.toBe(0);
+    expect(expiring.server.effects.filter((e) => e.sessionId === sessionId && e.outcome === 'accepted')).toEqual([]);
+    expect(ignoredOf(expiring, sessionId)).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
   });
