@@ -102,6 +102,7 @@ export const ToolCallCard = memo(
         />
         <ArgumentsWarnings call={call} labels={labels} />
         <RanArguments call={call} labels={labels} />
+        <AnsweredByGrant call={call} labels={labels} />
         {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
         {call.code !== undefined && (
           <p className="toolgate-card-note" data-result="">
@@ -151,6 +152,19 @@ function ArgumentsWarnings({ call, labels }: { call: ToolCall; labels: ToolgateL
         </p>
       )}
     </>
+  );
+}
+
+/**
+ * A call whose approval a standing grant gave (or refused), with nobody looking at it: the card
+ * names the grant ("Human in the loop, second round": "its card says which grant answered it").
+ */
+function AnsweredByGrant({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
+  if (call.approvalGrant === undefined || (call.approval !== 'approved' && call.approval !== 'denied')) return null;
+  return (
+    <p className="toolgate-card-note" data-grant={call.approvalGrant}>
+      {labels.confirm.answeredByGrant(call.approval === 'approved' ? 'allow' : 'deny', call.name)}
+    </p>
   );
 }
 
