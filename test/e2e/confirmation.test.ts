@@ -50,7 +50,7 @@ describe('demo: the before-tool-call gate', () => {
     const { page, sessionId, problems } = await openDemo(stack, { speed: 4 });
     const turn = await startTurn(page, 'deploy');
     await dialog(page).waitFor();
-    await dialog(page).getByRole('button', { name: 'Deny' }).click();
+    await dialog(page).getByRole('button', { name: 'Deny', exact: true }).click();
     await turnEnded(page, 'completed', turn);
     const badge = card(page, 'deploy_service').locator('[data-code]');
     await expect(badge.getAttribute('data-code')).resolves.toBe('REJECTED');
@@ -75,7 +75,7 @@ describe('demo: a write through the room', () => {
     await dialog(page).waitFor();
     await dialog(page).getByText('c_101').waitFor();
     const shown = await dialog(page).locator('[data-fingerprint]').getAttribute('data-fingerprint');
-    await dialog(page).getByRole('button', { name: 'Approve' }).click();
+    await dialog(page).getByRole('button', { name: 'Approve', exact: true }).click();
     await page.locator('[role="dialog"][data-status="uncertain"]').waitFor();
     await dialog(page).getByText('The outcome is unknown').waitFor();
 
@@ -98,7 +98,7 @@ describe('demo: a write through the room', () => {
     const turn = await startTurn(page, 'write');
     await dialog(page).waitFor();
     const shown = await dialog(page).locator('[data-fingerprint]').getAttribute('data-fingerprint');
-    await dialog(page).getByRole('button', { name: 'Approve' }).click();
+    await dialog(page).getByRole('button', { name: 'Approve', exact: true }).click();
     await turnEnded(page, 'completed', turn);
     await page.locator('[data-write-outcome="done"]').waitFor();
     await serverHas(() => {

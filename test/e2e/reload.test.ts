@@ -112,7 +112,7 @@ describe('demo with ?persist=1: a reload resumes the session', () => {
     // The server asked once; the page answers that request, not a new one.
     expect(eventsOf(sessionId, 'tool.approval-request')).toEqual([request]);
 
-    await dialog(page).getByRole('button', { name: 'Approve' }).click();
+    await dialog(page).getByRole('button', { name: 'Approve', exact: true }).click();
     await turnEnded(page, 'completed', turn);
     await expect(dialog(page).count()).resolves.toBe(0);
     await expect(card(page, 'deploy_service').getAttribute('data-outcome')).resolves.toBe('ok');
@@ -205,7 +205,7 @@ describe('demo with ?persist=1: a sub-agent’s call that waits for approval', (
 
     await reload(page, sessionId);
     await dialog(page).getByText(`Part of research (call ${parent})`).waitFor();
-    await dialog(page).getByRole('button', { name: 'Approve' }).click();
+    await dialog(page).getByRole('button', { name: 'Approve', exact: true }).click();
     await turnEnded(page, 'completed', turn);
     await expect(card(page, 'issue_refund').getAttribute('data-outcome')).resolves.toBe('ok');
     expect(stack.server.effects.filter((e) => e.sessionId === sessionId && e.toolName === 'issue_refund')).toEqual([

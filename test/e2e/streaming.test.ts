@@ -201,7 +201,7 @@ describe('demo: connection', () => {
     expect(edited.callIds).toHaveLength(3);
     await expect(shownDocument(page)).resolves.toEqual(edited);
     await page.getByRole('button', { name: 'Propose an invoice' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Approve', exact: true }).click();
     await page.locator('[data-write-outcome="done"]').waitFor();
 
     await startTurn(page, 'long');
