@@ -354,6 +354,8 @@ export interface AppToolApprovalQuery {
   readonly signal?: AbortSignal;
   /** The tool lets a person edit its arguments first: its schema and its own validator check the edit. */
   readonly editable?: ConfirmationEditing;
+  /** The call this one is part of (a sub-agent's call): the request names it. */
+  readonly parent?: { readonly callId: string; readonly toolName?: string | undefined };
 }
 
 /**
@@ -417,6 +419,7 @@ export function createAppToolApprovalHandler(
           callId: query.callId,
           turnId: query.turnId,
           ...(query.editable === undefined ? {} : { editable: query.editable }),
+          ...(query.parent === undefined ? {} : { parent: { callId: query.parent.callId, toolName: query.parent.toolName } }),
           ...(query.signal === undefined ? {} : { signal: query.signal }),
           // The approval is the whole effect here: the host runs the tool once it hears yes.
           onApprove: (args, context) => {

@@ -237,6 +237,32 @@ describe('approval interrupts', () => {
     expect(reported).toEqual([]);
   });
 
+  it('an approval of a sub-agent’s call names the call that started the sub-agent', async () => {
+    const { bridge } = await setup((_input, run) =>
+      run === 1
+        ? {
+            events: [
+              started,
+              ...call('research', 'research', ['{"topic":"refunds"}']),
+              { type: 'SUBAGENT_STARTED', subagentRunId: 'sub-1', name: 'researcher', parentToolCallId: 'research' },
+              ...call('refund', 'issue_refund', ['{"orderId":"o1"}'], { subagentRunId: 'sub-1' }),
+              { type: 'SUBAGENT_FINISHED', subagentRunId: 'sub-1' },
+              finished({ type: 'interrupt', interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'refund' }] }),
+            ],
+          }
+        : { events: [started, finished({ type: 'success' })] },
+    );
+    render(<Page bridge={bridge} />);
+    const done = bridge.run();
+    const dialog = await screen.findByRole('dialog');
+    expect(bridge.confirmations.getState().current?.parent).toEqual({ callId: 'research', toolName: 'research' });
+    within(dialog).getByText('Part of research (call research)');
+    await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Deny' }));
+    await act(async () => {
+      await done;
+    });
+  });
+
   it('a denial resumes with approved false and its reason, and the card says denied', async () => {
     const { bridge, server } = await setup(deleteScript);
     const user = userEvent.setup();

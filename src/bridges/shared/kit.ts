@@ -141,7 +141,10 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
     waiting.add(controller);
     mark(call.callId, { approval: 'awaiting' });
     try {
-      const answer = await ask({ callId: call.callId, turnId: call.turnId, toolName: call.name, arguments: snapshot.value, signal: controller.signal });
+      // A sub-agent's call (its start named a parent): the request says whose work it is part of.
+      const parentCallId = store.getState().calls[call.callId]?.parentCallId;
+      const parent = parentCallId === undefined ? undefined : { callId: parentCallId, toolName: store.getState().calls[parentCallId]?.name };
+      const answer = await ask({ callId: call.callId, turnId: call.turnId, toolName: call.name, arguments: snapshot.value, signal: controller.signal, ...(parent === undefined ? {} : { parent }) });
       const decision: ApprovalDecision = { approved: answer.approved, arguments: snapshot.value, fingerprint: await fingerprint };
       if (answer.reason !== undefined) decision.reason = answer.reason;
       return decision;
