@@ -51,6 +51,8 @@ export interface GateCall {
   risk?: ToolRisk;
   effect?: 'read' | 'write';
   arguments: unknown;
+  /** The turn's script parameters (`turn.start` `params`), e.g. `approvalTtlMs`. */
+  params: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -74,18 +76,32 @@ export type BeforeToolCall = (call: GateCall) => GateDecision | Promise<GateDeci
 /** Versions the gate resolves `latest` to: what will run, shown in the approval request. */
 const LATEST_RELEASE: Record<string, string> = { billing: '2.7.1', search: '4.12.0', web: '10.3.2' };
 
+/** How long a `schedule_payment` request waits for a person unless the turn says otherwise. */
+export const PAYMENT_APPROVAL_TTL_MS = 120_000;
+
+/** The turn's `params.approvalTtlMs` when it is a sensible time (1 s to 1 hour), else the default. */
+function approvalTtlOf(params: Readonly<Record<string, unknown>>): number {
+  const ttl = params.approvalTtlMs;
+  return typeof ttl === 'number' && Number.isFinite(ttl) && ttl >= 1_000 && ttl <= 3_600_000 ? Math.floor(ttl) : PAYMENT_APPROVAL_TTL_MS;
+}
+
 /**
  * High-risk calls wait for approval. For `deploy_service` the gate also pins `version:
  * "latest"` to a concrete release, so the arguments approved (and run) differ from the ones
- * the model wrote: the approval request carries the rewritten ones.
+ * the model wrote: the approval request carries the rewritten ones. A `schedule_payment` request
+ * is editable (the person may change the payee or the amount; the edit is checked against the
+ * tool's schema and runs exactly) and expires (`params.approvalTtlMs`, 2 minutes by default).
+ * `send_reminder` (medium risk) is asked too, so that a person may allow it for the session.
  */
 export const defaultBeforeToolCall: BeforeToolCall = (call) => {
+  if (call.name === 'send_reminder') return { action: 'confirm' };
   if (call.risk !== 'high') return { action: 'allow' };
   const args = call.arguments;
   if (call.name === 'deploy_service' && isRecord(args) && args.version === 'latest') {
     const service = typeof args.service === 'string' ? args.service : '';
     return { action: 'confirm', arguments: { ...args, version: LATEST_RELEASE[service] ?? '1.0.0' } };
   }
+  if (call.name === 'schedule_payment') return { action: 'confirm', editable: true, expiresInMs: approvalTtlOf(call.params ?? {}) };
   return { action: 'confirm' };
 };
 
@@ -251,6 +267,49 @@ export function builtInServerTools(): ServerTool[] {
         if (!(await ctx.sleep(300))) return null;
         if (ctx.signal.aborted) return null;
         const receipt = { messageId: `msg-${ctx.callId}`, to: args.to };
+        ctx.commit(receipt);
+        return receipt;
+      },
+    },
+    {
+      name: 'schedule_payment',
+      description: 'Schedule a payment to a payee (money leaves the company).',
+      parameters: {
+        type: 'object',
+        properties: {
+          to: { type: 'string', minLength: 1, description: 'Who is paid' },
+          amount: { type: 'number', minimum: 0.01, maximum: 10_000, description: 'In EUR' },
+        },
+        required: ['to', 'amount'],
+        additionalProperties: false,
+      },
+      risk: 'high',
+      effect: 'write',
+      async run(args, ctx) {
+        ctx.emit({ stage: 'scheduling' });
+        if (!(await ctx.sleep(300))) return null;
+        if (ctx.signal.aborted) return null;
+        const receipt = { paymentId: `pay-${ctx.callId}`, to: args.to, amount: args.amount, currency: 'EUR' };
+        ctx.commit(receipt);
+        return receipt;
+      },
+    },
+    {
+      name: 'send_reminder',
+      description: 'Send a short payment reminder to a customer.',
+      parameters: {
+        type: 'object',
+        properties: { to: { type: 'string', minLength: 3 }, text: { type: 'string', minLength: 1 } },
+        required: ['to', 'text'],
+        additionalProperties: false,
+      },
+      risk: 'medium',
+      effect: 'write',
+      async run(args, ctx) {
+        ctx.emit({ stage: 'sending' });
+        if (!(await ctx.sleep(200))) return null;
+        if (ctx.signal.aborted) return null;
+        const receipt = { reminderId: `rem-${ctx.callId}`, to: args.to };
         ctx.commit(receipt);
         return receipt;
       },

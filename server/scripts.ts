@@ -289,6 +289,19 @@ export const BUILT_IN_SCRIPTS: readonly Script[] = [
     ],
   },
   {
+    name: 'payment',
+    description: 'schedule_payment behind an editable approval that expires (params.approvalTtlMs, 2 minutes by default): edit the payee or the amount, then approve.',
+    steps: [{ calls: [{ tool: 'schedule_payment', location: 'server', arguments: { to: 'Acme Supplies', amount: 420 } }] }],
+  },
+  {
+    name: 'reminders',
+    description: 'Two send_reminder calls, one after the other, each asked for: allow it for the session and the second is answered by the grant.',
+    steps: [
+      { calls: [{ tool: 'send_reminder', location: 'server', arguments: { to: 'ada@example.com', text: 'Invoice 17 is due on Friday.' } }] },
+      { calls: [{ tool: 'send_reminder', location: 'server', arguments: { to: 'grace@example.com', text: 'Invoice 18 is due on Monday.' } }] },
+    ],
+  },
+  {
     name: 'tour',
     description: 'Three responses: search, write what was found into the document, then a staging deploy behind approval.',
     steps: [

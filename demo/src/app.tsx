@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ConfirmToolDialog, ToolCallList, ToolTimeline, ToolgateProvider, type ArgumentsSchema } from 'toolgate';
+import { ConfirmToolDialog, ToolCallList, ToolGrantList, ToolTimeline, ToolgateProvider, type ArgumentsSchema } from 'toolgate';
 import type { ReferenceSession } from 'toolgate/client';
 import type { DemoConfig } from './config';
 import { ConnectionPanel, ThemeSwitch } from './connection';
@@ -34,7 +34,8 @@ export function App({ config, diagnostics, initialSession }: AppProps) {
   }, [config, diagnostics]);
 
   const welcome = useWelcome(session);
-  // Field titles and required fields for the argument previews, from what the model is offered.
+  // Field titles and required fields for the argument previews, and the form of an editable
+  // approval request (the server checks the edit against the same schema), from what the model is offered.
   const schemas = useMemo(() => {
     const entries = (welcome?.tools ?? []).filter((t) => t.parameters).map((t) => [t.name, t.parameters as ArgumentsSchema] as const);
     return Object.fromEntries(entries);
@@ -42,7 +43,7 @@ export function App({ config, diagnostics, initialSession }: AppProps) {
 
   return (
     // A new session object gets a new store, app-tool host and confirmation queue.
-    <ToolgateProvider session={session} room={session.room} onError={onStoreError}>
+    <ToolgateProvider session={session} room={session.room} onError={onStoreError} schemas={schemas}>
       <a className="skip-link" href="#calls">
         Skip to the tool calls
       </a>
@@ -53,7 +54,7 @@ export function App({ config, diagnostics, initialSession }: AppProps) {
       </header>
       <main className="layout">
         <div className="column">
-          <PromptsPanel session={session} defaultSpeed={config.speed} />
+          <PromptsPanel session={session} defaultSpeed={config.speed} approvalTtlMs={config.approvalTtlMs} />
           <FaultsPanel session={session} />
         </div>
         <div className="column column-wide">
@@ -67,6 +68,10 @@ export function App({ config, diagnostics, initialSession }: AppProps) {
           </section>
         </div>
         <div className="column">
+          <section className="panel" aria-labelledby="grants-title">
+            <h2 id="grants-title">Grants</h2>
+            <ToolGrantList />
+          </section>
           <DocumentPanel doc={doc} />
           <WritePanel session={session} lastWrite={lastWrite} onResult={setLastWrite} />
           <DiagnosticsPanel log={diagnostics} />

@@ -17,7 +17,14 @@ const PACING = [
   { value: Infinity, label: 'Instant' },
 ];
 
-export function PromptsPanel({ session, defaultSpeed }: { session: ReferenceSession; defaultSpeed: number }) {
+export interface PromptsPanelProps {
+  session: ReferenceSession;
+  defaultSpeed: number;
+  /** Sent with every turn as `params.approvalTtlMs`: how long the server's expiring approval requests wait. */
+  approvalTtlMs?: number | undefined;
+}
+
+export function PromptsPanel({ session, defaultSpeed, approvalTtlMs }: PromptsPanelProps) {
   const welcome = useWelcome(session);
   const status = useSessionStatus(session);
   const { active, turns } = useTurns(session);
@@ -50,7 +57,7 @@ export function PromptsPanel({ session, defaultSpeed }: { session: ReferenceSess
               type="button"
               disabled={closed || active !== undefined}
               aria-describedby={`${id}-${script.name}`}
-              onClick={() => session.startTurn(script.name, { speed })}
+              onClick={() => session.startTurn(script.name, { speed, ...(approvalTtlMs === undefined ? {} : { params: { approvalTtlMs } }) })}
             >
               {script.name}
             </button>

@@ -70,6 +70,7 @@ export class CallRunner {
       ...(call.risk ? { risk: call.risk } : {}),
       ...(call.effect ? { effect: call.effect } : {}),
       arguments: structuredClone(args),
+      params: structuredClone(call.turn.params),
     });
     if (this.core.terminal(call)) return undefined;
     if (decision.action === 'reject') {

@@ -58,9 +58,13 @@ export interface DemoPage {
   sockets: number;
 }
 
-/** Open the demo and wait until its session is welcomed. `params` go to the query string. */
-export async function openDemo(stack: Stack, params: Record<string, string | number> = {}): Promise<DemoPage & { sockets: number }> {
+/**
+ * Open the demo and wait until its session is welcomed. `params` go to the query string;
+ * `prepare` sees the page before it loads (to watch its first socket, say).
+ */
+export async function openDemo(stack: Stack, params: Record<string, string | number> = {}, prepare?: (page: Page) => void): Promise<DemoPage & { sockets: number }> {
   const page = await stack.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  prepare?.(page);
   page.setDefaultTimeout(WAIT_MS);
   const state = { problems: [] as string[], sockets: 0 };
   page.on('pageerror', (error) => state.problems.push(`pageerror: ${error.message}`));
