@@ -191,7 +191,10 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     admit(entry, signal) {
       queue.add(entry);
       if (signal) {
-        const onAbort = (): void => void withdraw(entry, signal.reason);
+        // A withdrawal that comes when the expiry is already due (the server ended the call at
+        // `expiresAt`, and its word arrived before this page's timer fired) must not hide the
+        // expiry: the request ends `expired`, as it would have a moment later.
+        const onAbort = (): void => void (flow.expireIfDue(entry) || withdraw(entry, signal.reason));
         signal.addEventListener('abort', onAbort, { once: true });
         entry.detachSignal = () => signal.removeEventListener('abort', onAbort);
       }

@@ -111,6 +111,33 @@ describe("the server's gate, second round", () => {
     stop();
   });
 
+  it('ends a request expired, not withdrawn, when its call ends as its expiry falls due before the page’s timer fired', async () => {
+    const { clock, session, confirmations, emit, call, stop } = setup({ expiresAt: START + 3_000 });
+    // The server's settled REJECTED, sent at expiresAt, arrives before the controller's own timer fires.
+    clock.setTimeout(() => session.emit({ type: 'tool.stream', phase: 'settled', callId: 'd1', ok: false, code: 'REJECTED' }), 3_000);
+    emit();
+    await shown(confirmations);
+    await clock.advance(3_000);
+    await settleAll();
+    expect(confirmations.getState().current).toMatchObject({ status: 'expired' });
+    expect(call().approval).toBe('expired');
+    expect(session.sent.filter((m) => m.type === 'tool.approval')).toEqual([]);
+    stop();
+  });
+
+  it('still withdraws a request whose call ends before its expiry is due', async () => {
+    const { clock, session, confirmations, emit, call, stop } = setup({ expiresAt: START + 3_000 });
+    emit();
+    await shown(confirmations);
+    await clock.advance(1_000);
+    session.emit({ type: 'tool.stream', phase: 'settled', callId: 'd1', ok: false, code: 'REJECTED' });
+    await settleAll();
+    expect(confirmations.getState().current).toBeNull();
+    expect(call().approval).not.toBe('expired');
+    expect(session.sent.filter((m) => m.type === 'tool.approval')).toEqual([]);
+    stop();
+  });
+
   it('refuses an approval request whose editable or expiresAt is not what it should be', async () => {
     const { session, emit, stop } = setup();
     emit({ requestId: 'bad', editable: 'yes' });

@@ -18,6 +18,8 @@ afterAll(async () => {
 });
 
 const dialog = (page: Page) => page.getByRole('dialog');
+// The cards follow the store, which draws at most once a frame: wait for a card's state, never
+// read it once when the turn's status says it ended.
 
 /** What has focus: its tag, its accessible name as a person hears it (aria-label, else its text). */
 async function focused(page: Page): Promise<{ tag: string; name: string }> {
@@ -100,7 +102,7 @@ describe('demo: edit, then approve', () => {
     await turnEnded(page, 'completed', turn);
 
     const payment = card(page, 'schedule_payment');
-    await expect(payment.getAttribute('data-outcome')).resolves.toBe('ok');
+    await expect.poll(() => payment.getAttribute('data-outcome')).toBe('ok');
     await payment.getByText('Edited before approval').waitFor();
 
     const edited = { to: 'Acme Supplies', amount: 385.5 };
@@ -144,7 +146,7 @@ describe('demo: a request that expires', () => {
     await tabToButton(page, 'Close');
     await page.keyboard.press('Enter');
     await expect(dialog(page).count()).resolves.toBe(0);
-    await expect(card(page, 'schedule_payment').getAttribute('data-outcome')).resolves.toBe('error');
+    await expect.poll(() => card(page, 'schedule_payment').getAttribute('data-outcome')).toBe('error');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -174,7 +176,7 @@ describe('demo: a standing grant', () => {
     ]);
     // Its card names the grant.
     const second = page.getByRole('article', { name: 'send_reminder', exact: true }).nth(1);
-    await expect(second.getAttribute('data-outcome')).resolves.toBe('ok');
+    await expect.poll(() => second.getAttribute('data-outcome')).toBe('ok');
     await second.getByText('Answered by a standing grant: send_reminder is allowed for this session').waitFor();
     await expect(page.getByRole('article', { name: 'send_reminder', exact: true }).first().locator('[data-grant]').count()).resolves.toBe(0);
 
