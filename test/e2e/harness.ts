@@ -112,6 +112,9 @@ export async function startTurn(page: Page, prompt: string): Promise<StartedTurn
 export async function turnEnded(page: Page, status: 'completed' | 'interrupted' | 'failed' | 'closed', turn?: StartedTurn): Promise<void> {
   const count = turn ? `[data-turns="${turn.number}"]` : '';
   await page.locator(`[data-turn-status="${status}"]${count}`).waitFor();
+  // The demo's turn line reads the session at once, while the list reads the provider's store,
+  // which tells its readers once per animation frame: two frames later the list shows the turn's end.
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
 /** Poll a server record until `check` passes (the server runs in this process). */
