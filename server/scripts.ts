@@ -302,6 +302,20 @@ export const BUILT_IN_SCRIPTS: readonly Script[] = [
     ],
   },
   {
+    name: 'several',
+    description: 'Three send_reminder calls in one response: three requests wait at once, to decide together.',
+    steps: [
+      {
+        interleave: true,
+        calls: [
+          { tool: 'send_reminder', location: 'server', arguments: { to: 'ada@example.com', text: 'Invoice 17 is due on Friday.' } },
+          { tool: 'send_reminder', location: 'server', arguments: { to: 'grace@example.com', text: 'Invoice 18 is due on Monday.' } },
+          { tool: 'send_reminder', location: 'server', arguments: { to: 'alan@example.com', text: 'Invoice 19 is overdue.' } },
+        ],
+      },
+    ],
+  },
+  {
     name: 'tour',
     description: 'Three responses: search, write what was found into the document, then a staging deploy behind approval.',
     steps: [

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ConfirmToolDialog, ToolCallList, ToolGrantList, ToolTimeline, ToolgateProvider, type ArgumentsSchema } from 'toolgate';
+import { ConfirmToolDialog, ToolCallList, ToolTimeline, ToolgateProvider, type ArgumentsSchema } from 'toolgate';
+import { ApprovalsPanel } from './approvals';
 import type { ReferenceSession } from 'toolgate/client';
 import type { DemoConfig } from './config';
 import { ConnectionPanel, ThemeSwitch } from './connection';
@@ -22,6 +23,7 @@ export function App({ config, diagnostics, initialSession }: AppProps) {
   const [session, setSession] = useState(initialSession);
   const [doc, setDoc] = useState<DocumentState>(emptyDocument);
   const [lastWrite, setLastWrite] = useState<WriteRecord | null>(null);
+  const [together, setTogether] = useState(false);
   const onStoreError = useCallback((reason: string) => diagnostics.add('store', reason), [diagnostics]);
   const newSession = useCallback(() => {
     // The document and the last write belong to the session that made them: a new session starts
@@ -68,10 +70,7 @@ export function App({ config, diagnostics, initialSession }: AppProps) {
           </section>
         </div>
         <div className="column">
-          <section className="panel" aria-labelledby="grants-title">
-            <h2 id="grants-title">Grants</h2>
-            <ToolGrantList />
-          </section>
+          <ApprovalsPanel session={session} together={together} onTogetherChange={setTogether} />
           <DocumentPanel doc={doc} />
           <WritePanel session={session} lastWrite={lastWrite} onResult={setLastWrite} />
           <DiagnosticsPanel log={diagnostics} />
@@ -79,7 +78,8 @@ export function App({ config, diagnostics, initialSession }: AppProps) {
       </main>
       <DocumentTools setDoc={setDoc} />
       <InvoiceTool session={session} onResult={setLastWrite} />
-      <ConfirmToolDialog />
+      {/* Deciding together in the list replaces the dialog, which would otherwise show the first request on top of it. */}
+      {!together && <ConfirmToolDialog />}
     </ToolgateProvider>
   );
 }

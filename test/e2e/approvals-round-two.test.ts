@@ -207,3 +207,43 @@ describe('demo: a standing grant', () => {
     await page.close();
   });
 });
+
+describe('demo: several at once', () => {
+  it('three requests of one turn are listed with their fingerprints, and Approve all 3 runs exactly those three', async () => {
+    const { page, sessionId, problems, answers } = await openDemoWatching(stack, 'tool.approval');
+    const toggle = page.getByRole('checkbox', { name: 'Decide a turn’s requests together in a list' });
+    for (let i = 0; i < 120 && !(await toggle.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await expect(toggle.isChecked()).resolves.toBe(true);
+    const turn = await startTurnByKeyboard(page, 'several');
+
+    const list = page.getByRole('region', { name: '3 requests waiting' });
+    await list.waitFor();
+    const requests = () => stack.server.session(sessionId)!.events().filter((e) => e['type'] === 'tool.approval-request');
+    expect(requests()).toHaveLength(3);
+    const shown = await list.locator('.toolgate-batch-list > li [data-fingerprint]').evaluateAll((els) => els.map((el) => el.getAttribute('data-fingerprint')));
+    expect(shown).toHaveLength(3);
+    await expect(dialog(page).count()).resolves.toBe(0);
+    await tabToButton(page, 'Approve all 3');
+    await page.keyboard.press('Enter');
+    await turnEnded(page, 'completed', turn);
+
+    // Exactly the three listed, each with the fingerprint shown beside it, answered by a person (not a grant).
+    expect(answers.map((a) => [a['approved'], a['automatic'] === true])).toEqual([
+      [true, false],
+      [true, false],
+      [true, false],
+    ]);
+    expect(new Set(answers.map((a) => a['requestId']))).toEqual(new Set(requests().map((r) => r['requestId'])));
+    expect(new Set(answers.map((a) => a['fingerprint']))).toEqual(new Set(shown));
+    await serverHas(() => {
+      const sent = effectsOf(sessionId, 'send_reminder');
+      expect(sent.map((e) => e.outcome)).toEqual(['accepted', 'accepted', 'accepted']);
+      expect(new Set(sent.map((e) => e.argumentsHash))).toEqual(new Set(shown));
+    });
+    await page.getByRole('region', { name: 'No requests waiting.' }).waitFor();
+    expect(stack.server.ignored.filter((r) => r.sessionId === sessionId)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
