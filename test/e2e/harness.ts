@@ -112,8 +112,15 @@ export async function startTurn(page: Page, prompt: string): Promise<StartedTurn
 export async function turnEnded(page: Page, status: 'completed' | 'interrupted' | 'failed' | 'closed', turn?: StartedTurn): Promise<void> {
   const count = turn ? `[data-turns="${turn.number}"]` : '';
   await page.locator(`[data-turn-status="${status}"]${count}`).waitFor();
-  // The demo's turn line reads the session at once, while the list reads the provider's store,
-  // which tells its readers once per animation frame: two frames later the list shows the turn's end.
+  await listCaughtUp(page);
+}
+
+/**
+ * Wait until the list shows what the session said. The demo's turn and connection lines read the
+ * session at once, while the list reads the provider's store, which tells its readers once per
+ * animation frame: two frames later the list shows it too.
+ */
+export async function listCaughtUp(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, openDemo, startStack, startTurn, turnEnded, type Stack } from './harness';
+import { card, listCaughtUp, openDemo, startStack, startTurn, turnEnded, type Stack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -209,6 +209,7 @@ describe('demo: connection', () => {
     await page.getByRole('article', { name: 'insert_text', exact: true }).and(page.locator('[data-status="streaming"]')).waitFor();
     await page.getByRole('button', { name: 'Close the session now' }).click();
     await page.locator('.connection-status[data-status="closed"]').waitFor();
+    await listCaughtUp(page);
     await expect(page.locator('.toolgate-list').getAttribute('data-state')).resolves.toBe('closed');
     await expect(page.locator('article.toolgate-card').count()).resolves.toBe(0);
     expect(stack.server.session(sessionId)!.closed).toBe(true);
@@ -222,6 +223,7 @@ describe('demo: connection', () => {
     await page.locator('.connection-status[data-status="open"]').waitFor();
     await page.locator(`[data-session-id]:not([data-session-id="${sessionId}"])`).waitFor();
     const next = (await page.locator('[data-session-id]').getAttribute('data-session-id'))!;
+    await listCaughtUp(page);
     await expect(page.locator('.toolgate-list').getAttribute('data-state')).resolves.toBe('empty');
     // Nothing of the old session is left: no document, no edits, no write outcome.
     await expect(shownDocument(page)).resolves.toEqual(EMPTY_DOCUMENT);
