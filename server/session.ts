@@ -62,7 +62,7 @@ export class Session implements SessionCore {
     this.faults = new SessionFaults(this, {
       dropConnection: () => this.dropConnection(),
       close: (reason) => this.close(reason),
-      lastEventText: () => this.log.last(),
+      lastEventText: (skip) => this.log.last(skip),
       lastCallId: () => this.turns.lastCallId,
       activeTurnId: () => this.turns.activeTurnId,
     });

@@ -49,8 +49,16 @@ export class EventLog {
     }
   }
 
-  /** The text of the last event (to send it again as a malformed repeat). */
-  last(): string | undefined {
+  /**
+   * The text of the last event not of type `skip` (else the last event at all), to send it again
+   * as a malformed repeat. Looks back a few events only: a repeat is a fault, not a search.
+   */
+  last(skip?: string): string | undefined {
+    const oldest = Math.max(this.head, this.entries.length - 8);
+    for (let i = this.entries.length - 1; i >= oldest; i--) {
+      const text = this.entries[i]!.text;
+      if (skip === undefined || (JSON.parse(text) as { type?: unknown }).type !== skip) return text;
+    }
     return this.entries.length > this.head ? this.entries.at(-1)!.text : undefined;
   }
 

@@ -21,8 +21,8 @@ interface Trigger {
 export interface FaultHost {
   dropConnection(): boolean;
   close(reason: 'fault'): void;
-  /** The text of the session's last event (a malformed repeat). */
-  lastEventText(): string | undefined;
+  /** The text of the session's last event not of type `skip`, else its last event (a malformed repeat). */
+  lastEventText(skip?: string): string | undefined;
   lastCallId(): string | undefined;
   activeTurnId(): string | null;
 }
@@ -164,7 +164,9 @@ export class SessionFaults {
         this.core.emit({ type: 'tool.teleport', note: 'an event type nobody knows' });
         return;
       case 'repeat-seq': {
-        const last = this.host.lastEventText();
+        // Not a legacy preview: a page that speaks tool-stream-v1 ignores previews silently, so
+        // a repeated one would test nothing (and whether it did would hang on fragment sizes).
+        const last = this.host.lastEventText('tool.preview');
         if (last) this.core.transmit(last);
         return;
       }
