@@ -19,13 +19,15 @@ import { ToolStatusAnnouncer } from './tool-status-announcer';
  * Props of {@link ToolCallList}.
  *
  * @example
- * <ToolCallList schemas={{ search: searchSchema }} throttleMs={2000} filterControls defaultFilter={{ statuses: ['issued'] }} renderCall={(id, name) => name === 'chart' ? <ChartCall callId={id} /> : undefined} />
+ * <ToolCallList schemas={{ search: searchSchema }} outputSchemas={{ search: searchResultsSchema }} throttleMs={2000} filterControls defaultFilter={{ statuses: ['issued'] }} renderCall={(id, name) => name === 'chart' ? <ChartCall callId={id} /> : undefined} />
  */
 export interface ToolCallListProps extends Omit<ComponentPropsWithoutRef<'section'>, 'children'> {
   /** Default: the provider's store. */
   store?: ToolStreamStore;
   /** JSON Schemas of the tools' arguments, by tool name. */
   schemas?: Readonly<Record<string, ArgumentsSchema>>;
+  /** JSON Schemas of the tools' outputs, by tool name: their titles label each output's fields. */
+  outputSchemas?: Readonly<Record<string, ArgumentsSchema>>;
   /** Render a call your own way (default: its tool's renderer, else `<ToolCallCard>`). */
   renderCall?: (callId: string, name: string) => ReactNode;
   /** Each tool's own view, by tool name, before the provider's; other tools get `<ToolCallCard>`. See `defineToolRenderer`. */
@@ -52,6 +54,10 @@ export interface ToolCallListProps extends Omit<ComponentPropsWithoutRef<'sectio
   /** Calls whose nested calls start hidden, by call id. */
   defaultCollapsed?: readonly string[];
 }
+
+// Own keys only: a tool named `constructor` or `__proto__` gets no schema from the prototype.
+const byName = (schemas: Readonly<Record<string, ArgumentsSchema>> | undefined, name: string) =>
+  schemas && Object.hasOwn(schemas, name) ? schemas[name] : undefined;
 
 // A key per store: a new session's calls never take over the views (and their state) of the old one's.
 const storeKeys = new WeakMap<object, number>();
@@ -81,6 +87,7 @@ export const ToolCallList = forwardRef<HTMLElement, ToolCallListProps>(function 
   {
     store,
     schemas,
+    outputSchemas,
     renderCall,
     renderers,
     announce = true,
@@ -120,7 +127,14 @@ export const ToolCallList = forwardRef<HTMLElement, ToolCallListProps>(function 
           {renderCall ? (
             renderCall(row.callId, row.name)
           ) : (
-            <ToolCallView callId={row.callId} store={store} clock={clock} renderers={renderers} schema={schemas && Object.hasOwn(schemas, row.name) ? schemas[row.name] : undefined} />
+            <ToolCallView
+              callId={row.callId}
+              store={store}
+              clock={clock}
+              renderers={renderers}
+              schema={byName(schemas, row.name)}
+              outputSchema={byName(outputSchemas, row.name)}
+            />
           )}
           {row.expanded !== undefined && (
             <button type="button" className="toolgate-toggle toolgate-row-toggle" aria-expanded={row.expanded} onClick={() => toggle(row.key)}>
@@ -129,7 +143,7 @@ export const ToolCallList = forwardRef<HTMLElement, ToolCallListProps>(function 
           )}
         </>
       ),
-    [labels, toggle, store, renderCall, clock, renderers, schemas],
+    [labels, toggle, store, renderCall, clock, renderers, schemas, outputSchemas],
   );
 
   return (

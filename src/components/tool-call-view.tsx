@@ -23,6 +23,8 @@ export interface ToolCallViewProps {
   renderers?: ToolRenderers;
   /** For the default card: the tool's JSON Schema. */
   schema?: ArgumentsSchema | undefined;
+  /** For the default card: the JSON Schema of the tool's output (its titles label the output's fields). */
+  outputSchema?: ArgumentsSchema | undefined;
   /** For the default card: the clock of its running time. */
   clock?: ToolgateClock;
 }
@@ -37,7 +39,7 @@ export interface ToolCallViewProps {
  * @example
  * <ToolCallView callId="c1" renderers={{ search_flights: FlightCard }} />
  */
-export const ToolCallView = memo(function ToolCallView({ callId, store, renderers, schema, clock }: ToolCallViewProps) {
+export const ToolCallView = memo(function ToolCallView({ callId, store, renderers, schema, outputSchema, clock }: ToolCallViewProps) {
   const call = useToolCall(callId, store);
   const View = useToolRenderer(call?.name ?? '', renderers);
   const approval = useCallApproval(callId);
@@ -46,7 +48,7 @@ export const ToolCallView = memo(function ToolCallView({ callId, store, renderer
   if (!View) {
     return (
       <ToolRenderBoundary toolName={call.name} resetKey={call}>
-        <ToolCallCard callId={callId} store={store} schema={schema} clock={clock} />
+        <ToolCallCard callId={callId} store={store} schema={schema} outputSchema={outputSchema} clock={clock} />
       </ToolRenderBoundary>
     );
   }

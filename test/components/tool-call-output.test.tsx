@@ -8,7 +8,7 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { ToolCallCard, ToolCallOutput, createToolStreamStore, type ToolStreamStore } from 'toolgate';
+import { ToolCallCard, ToolCallList, ToolCallOutput, createToolStreamStore, type ToolStreamStore } from 'toolgate';
 import { callEvents, toolEvents as e } from 'toolgate/testing';
 import { renderWith } from './helpers';
 
@@ -105,5 +105,21 @@ describe('the output on a card', () => {
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
     expect(container.querySelector('img')).toBeNull();
     expect(within(outputGroup() as HTMLElement).getByText('<img src=x onerror=alert(1)>', { exact: false })).toBeInTheDocument();
+  });
+
+  it("gives each call in ToolCallList its own tool's output schema, by name and never from the prototype", () => {
+    const store = storeOf([
+      ...open('c1', 'web_search'),
+      settled('c1', { output: { hits: 3 } }),
+      ...open('c2', 'constructor'),
+      settled('c2', { output: { hits: 4 } }),
+    ]);
+    const outputSchemas = { web_search: { properties: { hits: { title: 'Results found' } } } };
+    renderWith(store, <ToolCallList outputSchemas={outputSchemas} announce={false} />);
+    const [first, second] = screen.getAllByRole('group', { name: /^Output/ });
+    expect(within(first!).getByText('Results found')).toBeInTheDocument();
+    // `constructor` is not a tool in the map: its output keeps its own key for a label.
+    expect(within(second!).queryByText('Results found')).toBeNull();
+    expect(within(second!).getByText('hits', { exact: false })).toBeInTheDocument();
   });
 });
