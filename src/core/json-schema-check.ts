@@ -4,10 +4,15 @@
  * DESIGN "App tools": arguments that break the declared schema's required properties and
  * types answer `INVALID` and the tool does not run. This is NOT a full JSON Schema validator:
  * it reads only `type` (one name or a list), `required`, `properties` (nested), `items` (one
- * schema for every element, or a list for positions), `enum` and `const`, and accepts
- * everything else (`additionalProperties`, `pattern`, `minimum`, `anyOf`, `$ref`, formats, …)
- * without looking. A schema keyword it does not understand never fails a call: a tool that needs
- * more gives a Standard Schema `validate` (zod, valibot, ArkType), which runs after this check.
+ * schema for every element, or a list for positions), `enum`, `const`, the bounds `minimum`,
+ * `maximum`, `exclusiveMinimum` and `exclusiveMaximum` (numbers, draft 6 and later), `minLength`
+ * and `maxLength` (in code points, as JSON Schema counts), and `minItems` and `maxItems`. It
+ * accepts everything else (`additionalProperties`, `pattern`, `anyOf`, `$ref`, formats, …) without
+ * looking: a validator such as zod strips unknown keys that its own JSON Schema forbids. The bounds
+ * are here because a person editing arguments before approving them should hear of `amount: 0`
+ * in the editor, not as the server's INVALID after the approval. A schema keyword it does not
+ * understand never fails a call: a tool that needs more gives a Standard Schema `validate`
+ * (zod, valibot, ArkType), which runs after this check.
  */
 
 import { formatPathKey } from './standard-schema';
@@ -58,6 +63,9 @@ function check(schema: unknown, value: unknown, path: string): JsonSchemaCheck {
     return fail(path, `expected one of ${s.enum.map((o) => JSON.stringify(o)).join(', ')}, got ${preview(value)}`);
   }
 
+  const bound = checkBounds(s, value, path);
+  if (!bound.ok) return bound;
+
   if (isPlainObject(value)) {
     if (Array.isArray(s.required)) {
       for (const key of s.required) {
@@ -86,6 +94,29 @@ function check(schema: unknown, value: unknown, path: string): JsonSchemaCheck {
     }
   }
 
+  return OK;
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/** The numeric, length and size bounds that apply to `value`'s kind; a malformed bound is not read. */
+function checkBounds(s: Record<string, unknown>, value: unknown, path: string): JsonSchemaCheck {
+  if (typeof value === 'number') {
+    if (isNumber(s.minimum) && value < s.minimum) return fail(path, `must be at least ${s.minimum}, got ${value}`);
+    if (isNumber(s.maximum) && value > s.maximum) return fail(path, `must be at most ${s.maximum}, got ${value}`);
+    if (isNumber(s.exclusiveMinimum) && value <= s.exclusiveMinimum) return fail(path, `must be more than ${s.exclusiveMinimum}, got ${value}`);
+    if (isNumber(s.exclusiveMaximum) && value >= s.exclusiveMaximum) return fail(path, `must be less than ${s.exclusiveMaximum}, got ${value}`);
+  } else if (typeof value === 'string' && (isCount(s.minLength) || isCount(s.maxLength))) {
+    // Code points, not UTF-16 units: an emoji is one character to JSON Schema.
+    let length = 0;
+    for (const _ of value) length++;
+    if (isCount(s.minLength) && length < s.minLength) return fail(path, `must have at least ${s.minLength} characters, got ${length}`);
+    if (isCount(s.maxLength) && length > s.maxLength) return fail(path, `must have at most ${s.maxLength} characters, got ${length}`);
+  } else if (Array.isArray(value)) {
+    if (isCount(s.minItems) && value.length < s.minItems) return fail(path, `must have at least ${s.minItems} items, got ${value.length}`);
+    if (isCount(s.maxItems) && value.length > s.maxItems) return fail(path, `must have at most ${s.maxItems} items, got ${value.length}`);
+  }
   return OK;
 }
 

@@ -78,8 +78,35 @@ describe('checkJsonSchema', () => {
 
   it('ignores keywords it does not check instead of refusing', () => {
     expect(
-      checkJsonSchema({ type: 'object', additionalProperties: false, properties: { a: { minimum: 5, type: 'uuid-ish' } } }, { a: 1, b: 2 }),
+      checkJsonSchema({ type: 'object', additionalProperties: false, properties: { a: { pattern: '^x', format: 'email', type: 'uuid-ish' } } }, { a: 'y', b: 2 }),
     ).toEqual({ ok: true });
+  });
+
+  it.each([
+    [{ minimum: 0.01 }, 0, 'must be at least 0.01, got 0'],
+    [{ maximum: 1_000_000 }, 5_000_000, 'must be at most 1000000, got 5000000'],
+    [{ exclusiveMinimum: 0 }, 0, 'must be more than 0, got 0'],
+    [{ exclusiveMaximum: 10 }, 10, 'must be less than 10, got 10'],
+    [{ minLength: 1 }, '', 'must have at least 1 characters, got 0'],
+    [{ maxLength: 3 }, 'abcd', 'must have at most 3 characters, got 4'],
+    [{ minItems: 1 }, [], 'must have at least 1 items, got 0'],
+    [{ maxItems: 1 }, [1, 2], 'must have at most 1 items, got 2'],
+  ])('refuses a value outside the bound %j: %j', (bound, value, expectation) => {
+    expect(checkJsonSchema({ properties: { a: bound } }, { a: value })).toEqual({ ok: false, path: 'arguments.a', message: `arguments.a: ${expectation}` });
+  });
+
+  it('accepts values on their bounds, and counts a string in code points as JSON Schema does', () => {
+    const schema = { properties: { n: { minimum: 1, maximum: 2 }, s: { minLength: 2, maxLength: 2 }, list: { minItems: 1, maxItems: 1 } } };
+    expect(checkJsonSchema(schema, { n: 1, s: '😀😀', list: [0] })).toEqual({ ok: true });
+    expect(checkJsonSchema(schema, { n: 2, s: 'ab', list: ['x'] })).toEqual({ ok: true });
+  });
+
+  it('reads a bound only for its kind of value, and never a malformed bound', () => {
+    expect(checkJsonSchema({ minimum: 5, minLength: 5, minItems: 5 }, true)).toEqual({ ok: true });
+    expect(checkJsonSchema({ minLength: 5 }, 3)).toEqual({ ok: true });
+    expect(checkJsonSchema({ minimum: '5', maxLength: -1, maxItems: 1.5 }, 1)).toEqual({ ok: true });
+    expect(checkJsonSchema({ maxLength: -1, minItems: '2' }, 'abc')).toEqual({ ok: true });
+    expect(checkJsonSchema({ maxItems: 1.5 }, [1, 2, 3])).toEqual({ ok: true });
   });
 
   it('treats the boolean schema true as anything and false as nothing', () => {
