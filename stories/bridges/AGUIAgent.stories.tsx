@@ -5,6 +5,7 @@ import { HttpAgent } from '@ag-ui/client';
 import { ConfirmToolDialog, ToolCallList, ToolgateProvider, useAppTool } from 'toolgate';
 import { createAGUIBridge, type AGUIRunResult } from 'toolgate/ag-ui';
 import { pageEndpoint, type PageScript } from '../../test/bridges/ag-ui-endpoint';
+import { playToolsAndApproval } from '../support/bridges';
 import { Frame, storySpeed } from '../support/scenarios';
 
 interface Args {
@@ -122,26 +123,11 @@ function AgentPage({ speed, script = SCRIPT, holdAfter }: { speed: number; scrip
  */
 export const ToolsAndApproval: Story = {
   render: ({ speed }) => <AgentPage key={speed} speed={speed} />,
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    const body = within(canvasElement.ownerDocument.body);
-    await userEvent.click(canvas.getByRole('button', { name: 'Ask' }));
-    const dialog = await body.findByRole('dialog', {}, { timeout: 10_000 });
-    await expect(dialog).toHaveTextContent('/tmp/forecast.txt');
-    await expect(canvas.getByTestId('title')).toHaveTextContent('Oslo: clear');
-    // The open dialog hides the page from assistive technology (aria-hidden): look past it.
-    const cards = () => canvas.queryAllByRole('article', { hidden: true });
-    await expect(cards().map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'issued']);
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    await waitFor(() => expect(canvas.getByTestId('run')).toHaveTextContent('Run: done'), { timeout: 10_000 });
-    await expect(cards().map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'settled']);
-    // Each card shows its call's output: the server's weather, the page's own answer, the deletion.
-    const outputOf = (card: HTMLElement) => within(card).getByRole('group', { name: 'Output', hidden: true });
-    const [weather, title, deleted] = cards() as [HTMLElement, HTMLElement, HTMLElement];
-    await expect(outputOf(weather)).toHaveTextContent('clear');
-    await expect(outputOf(title)).toHaveTextContent('Oslo: clear');
-    await expect(outputOf(deleted)).toHaveTextContent('/tmp/forecast.txt');
-  },
+  play: ({ canvasElement }) =>
+    playToolsAndApproval(canvasElement, async (canvas, allSettled) => {
+      await waitFor(() => expect(canvas.getByTestId('run')).toHaveTextContent('Run: done'), { timeout: 10_000 });
+      await allSettled();
+    }),
 };
 
 /** Stop while the agent is still writing a call's arguments: the run is aborted and the call cancelled at once. */

@@ -6,6 +6,7 @@ import { lastAssistantMessageIsCompleteWithApprovalResponses, lastAssistantMessa
 import { ConfirmToolDialog, ToolCallList, ToolgateProvider, useAppTool } from 'toolgate';
 import { createAISDKBridge } from 'toolgate/ai-sdk';
 import { callParts, finishPart, inPageTransport, scriptedModel, serverTools, textParts, type Turn } from '../../test/bridges/ai-sdk-model';
+import { playToolsAndApproval } from '../support/bridges';
 import { Frame, storySpeed } from '../support/scenarios';
 
 interface Args {
@@ -113,26 +114,11 @@ function ChatPage({ speed, turns = TURNS }: { speed: number; turns?: Turn[] }) {
  */
 export const ToolsAndApproval: Story = {
   render: ({ speed }) => <ChatPage key={speed} speed={speed} />,
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    const body = within(canvasElement.ownerDocument.body);
-    await userEvent.click(canvas.getByRole('button', { name: 'Ask' }));
-    const dialog = await body.findByRole('dialog', {}, { timeout: 10_000 });
-    await expect(dialog).toHaveTextContent('/tmp/forecast.txt');
-    await expect(canvas.getByTestId('title')).toHaveTextContent('Oslo: clear');
-    // The open dialog hides the page from assistive technology (aria-hidden): look past it.
-    const cards = () => canvas.queryAllByRole('article', { hidden: true });
-    await expect(cards().map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'issued']);
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    await waitFor(() => expect(cards().map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'settled']), { timeout: 10_000 });
-    await waitFor(() => expect(canvas.getByRole('list', { name: 'Messages' })).toHaveTextContent('Done: the old forecast is gone.'));
-    // Each card shows its call's output: the server's weather, the page's own answer, the deletion.
-    const outputOf = (card: HTMLElement) => within(card).getByRole('group', { name: 'Output', hidden: true });
-    const [weather, title, deleted] = cards() as [HTMLElement, HTMLElement, HTMLElement];
-    await expect(outputOf(weather)).toHaveTextContent('clear');
-    await expect(outputOf(title)).toHaveTextContent('Oslo: clear');
-    await expect(outputOf(deleted)).toHaveTextContent('/tmp/forecast.txt');
-  },
+  play: ({ canvasElement }) =>
+    playToolsAndApproval(canvasElement, async (canvas, allSettled) => {
+      await waitFor(allSettled, { timeout: 10_000 });
+      await waitFor(() => expect(canvas.getByRole('list', { name: 'Messages' })).toHaveTextContent('Done: the old forecast is gone.'));
+    }),
 };
 
 /** Stop while the model is still writing a call's arguments: the call is cancelled at once. */
