@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, openDemo, serverHas, startStack, turnEnded, type Stack, type StartedTurn } from './harness';
+import { card, expectCleanSession, openDemo, serverHas, startStack, turnEnded, type Stack, type StartedTurn } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -113,8 +113,7 @@ describe('demo: edit, then approve', () => {
     const request = session.events().find((e) => e['type'] === 'tool.approval-request')!;
     expect(request).toMatchObject({ editable: true, arguments: { to: 'Acme Supplies', amount: 420 }, expiresAt: expect.any(Number) });
     expect(session.results.get(request['callId'] as string)).toMatchObject({ ok: true, output: expect.objectContaining({ amount: 385.5 }) });
-    expect(stack.server.ignored.filter((r) => r.sessionId === sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems });
     await page.close();
   });
 });
@@ -202,8 +201,7 @@ describe('demo: a standing grant', () => {
       [false, false],
     ]);
     expect(effectsOf(sessionId, 'send_reminder').filter((e) => e.outcome === 'accepted')).toHaveLength(2);
-    expect(stack.server.ignored.filter((r) => r.sessionId === sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems });
     await page.close();
   });
 });
@@ -242,8 +240,7 @@ describe('demo: several at once', () => {
       expect(new Set(sent.map((e) => e.argumentsHash))).toEqual(new Set(shown));
     });
     await page.getByRole('region', { name: 'No requests waiting.' }).waitFor();
-    expect(stack.server.ignored.filter((r) => r.sessionId === sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems });
     await page.close();
   });
 });

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, openDemo, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
+import { card, expectCleanSession, openDemo, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -41,8 +41,7 @@ describe('demo: the before-tool-call gate', () => {
     expect(effects).toEqual([
       expect.objectContaining({ toolName: 'deploy_service', outcome: 'accepted', arguments: { service: 'billing', version: '2.7.1', environment: 'production' } }),
     ]);
-    expect(stack.server.ignored.filter((r) => r.sessionId === sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems });
     await page.close();
   });
 

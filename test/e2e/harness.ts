@@ -136,3 +136,14 @@ export async function serverHas(check: () => void): Promise<void> {
   }, { timeout: WAIT_MS, interval: 20 }).toBe(true);
   check();
 }
+
+/**
+ * A session's end as a test expects it: the server ignored none of its messages (a second answer
+ * to one call would be one) and the page logged no error; with `nothingAccepted`, the server also
+ * accepted no effect of the session (nothing ran).
+ */
+export function expectCleanSession(stack: Stack, demo: { sessionId: string; problems: readonly string[] }, { nothingAccepted = false } = {}): void {
+  if (nothingAccepted) expect(stack.server.effects.filter((e) => e.sessionId === demo.sessionId && e.outcome === 'accepted')).toEqual([]);
+  expect(stack.server.ignored.filter((r) => r.sessionId === demo.sessionId)).toEqual([]);
+  expect(demo.problems).toEqual([]);
+}

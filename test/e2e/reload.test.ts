@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
 import { defaultBeforeToolCall } from '../../server/agent-tools';
-import { card, openDemo, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
+import { card, expectCleanSession, openDemo, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -44,12 +44,6 @@ function callIdOf(sessionId: string, name: string): string {
   const start = serverEvents(sessionId).find((e) => e['phase'] === 'start' && e['name'] === name);
   if (!start) throw new Error(`no call of ${name} started yet`);
   return start['callId'] as string;
-}
-
-/** Messages the server ignored for this session (a second answer to one call would be one). */
-function ignoredOf(sessionIdOrStack: string | Stack, sessionId?: string) {
-  const [on, id] = typeof sessionIdOrStack === 'string' ? [stack, sessionIdOrStack] : [sessionIdOrStack, sessionId];
-  return on.server.ignored.filter((r) => r.sessionId === id);
 }
 
 /** Every frame of `type` the page sends from now on (on any socket it opens), decoded. */
@@ -91,8 +85,7 @@ describe('demo with ?persist=1: a reload resumes the session', () => {
     expect(stack.server.session(sessionId)!.results.get(callId)).toMatchObject({ ok: true });
     const text = (eventsOf(sessionId, 'tool.call', callId)[0]!['arguments'] as { text: string }).text;
     await expect(page.locator('.document-body').getAttribute('data-length')).resolves.toBe(String(text.length));
-    expect(ignoredOf(sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems });
     await page.close();
   });
 
@@ -122,8 +115,7 @@ describe('demo with ?persist=1: a reload resumes the session', () => {
     expect(effects).toEqual([
       expect.objectContaining({ toolName: 'deploy_service', outcome: 'accepted', arguments: { service: 'billing', version: '2.7.1', environment: 'production' } }),
     ]);
-    expect(ignoredOf(sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems });
     await page.close();
   });
 
@@ -146,8 +138,7 @@ describe('demo with ?persist=1: a reload resumes the session', () => {
     expect(stack.server.session(sessionId)!.results.get(callId)).toEqual({ ok: false, code: 'FAILED', message: RELOADED_WHILE_RUNNING });
     expect(eventsOf(sessionId, 'tool.call', callId)).toHaveLength(1);
     expect(stack.server.effects.filter((e) => e.sessionId === sessionId)).toEqual([]);
-    expect(ignoredOf(sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems });
     await page.close();
   });
 
@@ -164,8 +155,7 @@ describe('demo with ?persist=1: a reload resumes the session', () => {
     // The replay carries the three tool.calls as history: the new page runs none of them.
     expect(await appliedEdits(page)).toEqual([]);
     expect(eventsOf(sessionId, 'tool.call')).toHaveLength(3);
-    expect(ignoredOf(sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems });
     await page.close();
   });
 });
@@ -186,9 +176,7 @@ describe('demo with ?persist=1: standing grants', () => {
     const requests = eventsOf(sessionId, 'tool.approval-request');
     expect(requests).toHaveLength(2);
     expect(answers).toEqual([expect.objectContaining({ requestId: requests[1]!['requestId'], approved: false, automatic: true })]);
-    expect(stack.server.effects.filter((e) => e.sessionId === sessionId && e.outcome === 'accepted')).toEqual([]);
-    expect(ignoredOf(sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems }, { nothingAccepted: true });
     await page.close();
   });
 });
@@ -212,8 +200,7 @@ describe('demo with ?persist=1: a sub-agent’s call that waits for approval', (
       expect.objectContaining({ outcome: 'accepted', arguments: expect.objectContaining({ orderId: 'ord_1042' }) }),
     ]);
     expect(eventsOf(sessionId, 'tool.approval-request')).toHaveLength(1);
-    expect(ignoredOf(sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(stack, { sessionId, problems });
     await page.close();
   });
 });
@@ -259,9 +246,7 @@ describe('demo with ?persist=1: an approval that expires', () => {
       code: 'REJECTED',
       message: 'the approval request expired before anyone answered it',
     });
-    expect(expiring.server.effects.filter((e) => e.sessionId === sessionId && e.outcome === 'accepted')).toEqual([]);
-    expect(ignoredOf(expiring, sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(expiring, { sessionId, problems }, { nothingAccepted: true });
     await page.close();
   });
 
@@ -280,9 +265,7 @@ describe('demo with ?persist=1: an approval that expires', () => {
     await expect(deploy.getAttribute('data-outcome')).resolves.toBe('error');
     await expect(deploy.locator('[data-code]').first().getAttribute('data-code')).resolves.toBe('REJECTED');
     await expect(dialog(page).count()).resolves.toBe(0);
-    expect(expiring.server.effects.filter((e) => e.sessionId === sessionId && e.outcome === 'accepted')).toEqual([]);
-    expect(ignoredOf(expiring, sessionId)).toEqual([]);
-    expect(problems).toEqual([]);
+    expectCleanSession(expiring, { sessionId, problems }, { nothingAccepted: true });
     await page.close();
   });
 });
