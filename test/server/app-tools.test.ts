@@ -1,28 +1,16 @@
 // @vitest-environment node
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ReferenceServer } from '../../server/server';
+import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../server/jcs';
 import { createManualTimer } from '../../server/timer';
-import { TestClient, autoAnswer, startTestServer, type Frame } from './helpers';
+import { autoAnswer, useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}) {
-  const result = await TestClient.connect(server!.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 const ok = (output: unknown = null) => ({ ok: true, output });
 
 describe('reference server: app tools', () => {
   it('calls an offered app tool with callId, turnId, epoch, name and arguments, and settles it with the page’s result', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     client.send({ type: 'turn.start', prompt: 'write' });
     const call = await client.waitFor((f) => f.type === 'tool.call');
@@ -44,7 +32,7 @@ describe('reference server: app tools', () => {
   });
 
   it('passes a failure code of the page through to settled', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     autoAnswer(client, () => ({ ok: false, code: 'REJECTED', message: 'the user said no' }));
     await client.runTurn('write');
@@ -52,7 +40,7 @@ describe('reference server: app tools', () => {
   });
 
   it('runs app calls one at a time in arrival order: the next starts only after the previous has its result', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'edit' });
     const first = await client.waitFor((f) => f.type === 'tool.call');
@@ -71,7 +59,7 @@ describe('reference server: app tools', () => {
 
   it('answers TIMEOUT when the page gives no result within the client-tool timeout, and moves on', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer, clientToolTimeoutMs: 5000 });
+    const server = await startServer({ timer, clientToolTimeoutMs: 5000 });
     const { client, welcome } = await connect();
     client.send({ type: 'turn.start', prompt: 'edit' });
     const first = await client.waitFor((f) => f.type === 'tool.call');
@@ -92,7 +80,7 @@ describe('reference server: app tools', () => {
   });
 
   it('ignores and records a result for an unknown call, a call not yet sent, a stale epoch, or a malformed result', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'edit' });
     const first = await client.waitFor((f) => f.type === 'tool.call');
@@ -112,7 +100,7 @@ describe('reference server: app tools', () => {
   });
 
   it('raises the epoch on turn.interrupt and cancels every open call of the turn at once, app calls answered INTERRUPTED', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     client.send({ type: 'turn.start', prompt: 'edit' });
     const first = await client.waitFor((f) => f.type === 'tool.call');
@@ -142,7 +130,7 @@ describe('reference server: app tools', () => {
 
   it('cancels calls still streaming their arguments when the turn is interrupted, and streams nothing more', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer, speed: 1 });
+    await startServer({ timer, speed: 1 });
     const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'parallel' });
     const started = await client.waitFor((f) => f.type === 'turn.started');
@@ -166,7 +154,7 @@ describe('reference server: app tools', () => {
 
   it('aborts a running server tool on interrupt: cancelled, no later settled, no effect before its commit point', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer, speed: 1 });
+    const server = await startServer({ timer, speed: 1 });
     const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'deploy' });
     await client.waitFor((f) => f.type === 'turn.started');
@@ -183,7 +171,7 @@ describe('reference server: app tools', () => {
   });
 
   it('raises the epoch for an interrupt of a turn that already ended, and says it changed nothing', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     const { turnId } = await client.runTurn('search');
     client.send({ type: 'turn.interrupt', turnId });
@@ -196,7 +184,7 @@ describe('reference server: app tools', () => {
     // The gate lets the call through only once the tool is withdrawn (not after a guess at a delay).
     let release!: () => void;
     const withdrawn = new Promise<void>((resolve) => (release = resolve));
-    server = await startTestServer({ beforeToolCall: () => withdrawn.then(() => ({ action: 'allow' as const })) });
+    await startServer({ beforeToolCall: () => withdrawn.then(() => ({ action: 'allow' as const })) });
     const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'write' });
     await client.waitFor((f) => f.phase === 'arguments-complete');

@@ -3,35 +3,28 @@
 // editable, validated against the tool's schema, bound to the fingerprint of the server's own
 // canonical JSON of the edit, and run exactly; requests that expire, and refuse a late decision;
 // a deny's reason is the call's result the model reads.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ReferenceServer, ReferenceServerOptions } from '../../server/server';
+import { describe, expect, it } from 'vitest';
+import type { ReferenceServerOptions } from '../../server/server';
 import { fingerprintOf } from '../../server/jcs';
 import { createManualTimer } from '../../server/timer';
-import { TestClient, startTestServer, type Frame } from './helpers';
+import { useTestServer, type Frame, type TestClient } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, server, connect } = useTestServer();
 
 /** A server whose gate asks about every high-risk call, editable and/or expiring as told. */
 async function gated(decision: { editable?: boolean; expiresInMs?: number }, options: ReferenceServerOptions = {}) {
-  server = await startTestServer({
+  await startServer({
     beforeToolCall: (call) => (call.risk === 'high' ? { action: 'confirm', ...decision } : { action: 'allow' }),
     ...options,
   });
-  const { client, welcome } = await TestClient.connect(server.url, {});
-  clients.push(client);
+  const { client, welcome } = await connect({});
   client.send({ type: 'turn.start', prompt: 'deploy' });
   const request = await client.waitFor((f) => f.type === 'tool.approval-request');
-  return { client, welcome, request, server };
+  return { client, welcome, request, server: server() };
 }
 
 const settledOf = (client: TestClient, request: Frame) => client.waitFor((f) => f.phase === 'settled' && f.callId === request.callId);
-const accepted = () => server!.effects.filter((e) => e.outcome === 'accepted');
+const accepted = () => server().effects.filter((e) => e.outcome === 'accepted');
 
 describe('reference server: edit, then approve', () => {
   it('marks the request editable, and runs exactly the edit approved with the fingerprint of its canonical JSON', async () => {
@@ -52,7 +45,7 @@ describe('reference server: edit, then approve', () => {
     expect(await client.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'EDIT_REFUSED', requestId: request.requestId });
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
     expect(accepted()).toEqual([]);
-    expect(server!.ignored).toEqual([expect.objectContaining({ message: 'tool.approval', reason: 'edit-not-allowed' })]);
+    expect(server().ignored).toEqual([expect.objectContaining({ message: 'tool.approval', reason: 'edit-not-allowed' })]);
   });
 
   it("refuses an edit that breaks the tool's schema as INVALID, and runs nothing", async () => {
@@ -61,7 +54,7 @@ describe('reference server: edit, then approve', () => {
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, arguments: edit, fingerprint: fingerprintOf(edit) });
     expect(await client.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'EDIT_REFUSED' });
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'INVALID' });
-    expect(server!.session(welcome.sessionId as string)!.results.get(request.callId as string)).toMatchObject({ ok: false, code: 'INVALID', message: expect.stringMatching(/environment/) });
+    expect(server().session(welcome.sessionId as string)!.results.get(request.callId as string)).toMatchObject({ ok: false, code: 'INVALID', message: expect.stringMatching(/environment/) });
     expect(accepted()).toEqual([]);
   });
 
@@ -92,11 +85,11 @@ describe('reference server: expiry', () => {
     expect(client.phases(request.callId as string)).not.toContain('settled');
     await timer.advance(1);
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
-    expect(server!.session(welcome.sessionId as string)!.results.get(request.callId as string)).toMatchObject({ ok: false, code: 'REJECTED', message: expect.stringMatching(/expired/) });
+    expect(server().session(welcome.sessionId as string)!.results.get(request.callId as string)).toMatchObject({ ok: false, code: 'REJECTED', message: expect.stringMatching(/expired/) });
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
     expect(await client.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'APPROVAL_EXPIRED', requestId: request.requestId });
     expect(accepted()).toEqual([]);
-    expect(server!.ignored).toEqual([expect.objectContaining({ message: 'tool.approval', reason: 'expired' })]);
+    expect(server().ignored).toEqual([expect.objectContaining({ message: 'tool.approval', reason: 'expired' })]);
   });
 
   it('runs a request approved in time, and its expiry then changes nothing', async () => {
@@ -116,7 +109,7 @@ describe('reference server: deny with a reason', () => {
     const { client, request, welcome } = await gated({ editable: true });
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: false, reason: 'billing is frozen this week', fingerprint: '' });
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
-    expect(server!.session(welcome.sessionId as string)!.results.get(request.callId as string)).toEqual({
+    expect(server().session(welcome.sessionId as string)!.results.get(request.callId as string)).toEqual({
       ok: false,
       code: 'REJECTED',
       message: 'billing is frozen this week',

@@ -3,19 +3,12 @@
  * The default gate's second-round requests: schedule_payment asked editable and expiring (after the
  * turn's params.approvalTtlMs, else two minutes), send_reminder asked although it is not high risk.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAYMENT_APPROVAL_TTL_MS, defaultBeforeToolCall, type GateCall } from '../../server/agent-tools';
-import type { ReferenceServer } from '../../server/server';
 import { createManualTimer } from '../../server/timer';
-import { TestClient, startTestServer, type Frame } from './helpers';
+import { useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 const call = (name: string, risk: GateCall['risk'], params: Record<string, unknown> = {}): GateCall => ({
   sessionId: 's',
@@ -47,9 +40,8 @@ describe('the default gate, second round', () => {
 
   it('puts editable and expiresAt on the payment script’s request, from the turn’s params', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer });
-    const { client } = await TestClient.connect(server.url);
-    clients.push(client);
+    await startServer({ timer });
+    const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'payment', params: { approvalTtlMs: 5_000 } });
     const request: Frame = await client.waitFor((f) => f.type === 'tool.approval-request');
     expect(request).toMatchObject({ name: 'schedule_payment', editable: true, expiresAt: timer.now() + 5_000, arguments: { to: 'Acme Supplies', amount: 420 } });

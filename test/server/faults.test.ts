@@ -1,27 +1,15 @@
 // @vitest-environment node
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ReferenceServer } from '../../server/server';
+import { describe, expect, it } from 'vitest';
 import { createManualTimer } from '../../server/timer';
-import { TestClient, autoAnswer, resumeOf, startTestServer, type Frame } from './helpers';
+import { autoAnswer, resumeOf, useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}) {
-  const result = await TestClient.connect(server!.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 const invoice = { customerId: 'c_101', amount: 1250, currency: 'EUR', memo: 'Consulting, March' };
 
 describe('reference server: fault injection', () => {
   it('drops an invoke response: the effect happens once and is recorded, the answer never comes', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const { result } = await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
     client.send({ type: 'fault', fault: 'drop-invoke-response' });
@@ -42,7 +30,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('drops the invoke responses armed by a server option for every new session', async () => {
-    server = await startTestServer({ faults: { dropInvokeResponses: 1 } });
+    const server = await startServer({ faults: { dropInvokeResponses: 1 } });
     const { client } = await connect();
     client.send({ type: 'room.request', id: 'lost', method: 'invokeTool', params: { toolName: 'lookup_customer', arguments: { customerId: 'c_100' } } });
     const next = await client.room('invokeTool', { toolName: 'lookup_customer', arguments: { customerId: 'c_100' } });
@@ -53,7 +41,7 @@ describe('reference server: fault injection', () => {
 
   it('delays room responses on the server clock', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer });
+    await startServer({ timer });
     const { client } = await connect();
     client.send({ type: 'fault', fault: 'delay-responses', ms: 2000 });
     await client.waitFor((f) => f.type === 'fault.ack');
@@ -68,7 +56,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('disconnects the socket and keeps the session for a resume', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     client.send({ type: 'fault', fault: 'disconnect' });
     const closed = await client.closed;
@@ -79,7 +67,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('disconnects mid-stream and, on resume, replays the rest so that no event arrives twice', async () => {
-    server = await startTestServer();
+    await startServer();
     const first = await connect();
     first.client.send({ type: 'fault', fault: 'disconnect', afterEvents: 6 });
     await first.client.waitFor((f) => f.type === 'fault.ack');
@@ -101,7 +89,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('closes the session mid-stream with closed, after which nothing is sent and it cannot resume', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client, welcome } = await connect();
     client.send({ type: 'fault', fault: 'close-session', afterEvents: 5 });
     await client.waitFor((f) => f.type === 'fault.ack');
@@ -115,7 +103,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('sends each malformed frame on demand and keeps the session working', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     await client.runTurn('no-stream');
     const lastSeq = client.events().at(-1)!.seq as number;
@@ -139,7 +127,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('mixes malformed frames into a turn whose call still completes', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     await client.runTurn('malformed');
     const callId = client.stream().find((f) => f.phase === 'start')!.callId as string;
@@ -152,7 +140,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('disarms every fault on reset', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     client.send({ type: 'fault', fault: 'drop-invoke-response', count: 3 });
     client.send({ type: 'fault', fault: 'disconnect', afterEvents: 2 });
@@ -164,7 +152,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('refuses fault messages when fault injection is off', async () => {
-    server = await startTestServer({ faults: false });
+    await startServer({ faults: false });
     const { client } = await connect();
     client.send({ type: 'fault', fault: 'disconnect' });
     expect((await client.waitFor((f) => f.type === 'error')).code).toBe('FAULTS_DISABLED');
@@ -172,7 +160,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('answers a fault message it cannot read with BAD_MESSAGE', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     client.send({ type: 'fault', fault: 'malformed', frame: 'gibberish' });
     client.send({ type: 'fault', fault: 'meteor' });
@@ -181,7 +169,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('lets a test drop a connection or inject a fault through the server handle', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     const id = welcome.sessionId as string;
     expect(server.injectFault(id, { fault: 'malformed', frame: 'unknown-type' })).toBe(true);

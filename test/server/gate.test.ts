@@ -1,21 +1,9 @@
 // @vitest-environment node
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ReferenceServer } from '../../server/server';
+import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../server/jcs';
-import { TestClient, startTestServer, type Frame } from './helpers';
+import { TestClient, useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}) {
-  const result = await TestClient.connect(server!.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 async function deployRequest(client: TestClient): Promise<Frame> {
   client.send({ type: 'turn.start', prompt: 'deploy' });
@@ -24,7 +12,7 @@ async function deployRequest(client: TestClient): Promise<Frame> {
 
 describe('reference server: the before-tool-call gate', () => {
   it('asks the page to approve a high-risk call with the rewritten arguments, its risk and effect, and waits', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
     const callId = request.callId as string;
@@ -47,7 +35,7 @@ describe('reference server: the before-tool-call gate', () => {
   });
 
   it('runs the approved call with the rewritten arguments once the fingerprint matches', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
@@ -60,7 +48,7 @@ describe('reference server: the before-tool-call gate', () => {
   });
 
   it('accepts the fingerprint in uppercase or with a sha256: prefix', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: `sha256:${fingerprintOf(request.arguments).toUpperCase()}` });
@@ -69,7 +57,7 @@ describe('reference server: the before-tool-call gate', () => {
   });
 
   it('settles a denied call as REJECTED, runs nothing and records the refusal', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: false, reason: 'not on a Friday', fingerprint: '' });
@@ -82,7 +70,7 @@ describe('reference server: the before-tool-call gate', () => {
   });
 
   it('refuses an approval whose fingerprint is not that of the arguments it asked about, and runs nothing', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
     const modelArguments = client.stream(request.callId as string).find((f) => f.phase === 'arguments-complete')!.arguments;
@@ -97,7 +85,7 @@ describe('reference server: the before-tool-call gate', () => {
   });
 
   it('refuses an approval without a fingerprint', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: true });
@@ -106,7 +94,7 @@ describe('reference server: the before-tool-call gate', () => {
   });
 
   it('ignores and records an approval for a request it does not know or already answered', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
     const approval = { type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) };
@@ -120,7 +108,7 @@ describe('reference server: the before-tool-call gate', () => {
   });
 
   it('cancels a call that waits for approval when its turn is interrupted, and ignores a later approval', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
     client.send({ type: 'turn.interrupt', turnId: request.turnId });
@@ -132,7 +120,7 @@ describe('reference server: the before-tool-call gate', () => {
   });
 
   it('lets a custom beforeToolCall reject a call (REJECTED) or hold an app call for approval', async () => {
-    server = await startTestServer({
+    await startServer({
       beforeToolCall: (call) =>
         call.name === 'search_docs' ? { action: 'reject', message: 'no searching today' } : call.location === 'app' ? { action: 'confirm' } : { action: 'allow' },
     });

@@ -3,6 +3,7 @@
  * wait for a frame that matches, never for time.
  */
 import WebSocket from 'ws';
+import { afterEach } from 'vitest';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server/server';
 
 // Frames are whatever the server sent; tests read fields freely.
@@ -206,6 +207,46 @@ export const ROOM_TEST_GRANTS = ['tool:invoke:*', 'tool:confirm:lookup_customer'
 /** Start a server on a free port with instant pacing and ROOM_TEST_GRANTS unless told otherwise. */
 export function startTestServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   return startReferenceServer({ port: 0, speed: Infinity, room: { grants: ROOM_TEST_GRANTS }, ...options });
+}
+
+/**
+ * The servers and clients of a file's tests, closed after each test: one cleanup for every file,
+ * so that no test leaves a socket or a server open for the next. Call it once, at the top of the file.
+ */
+export function useTestServer() {
+  const servers: ReferenceServer[] = [];
+  const clients: TestClient[] = [];
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.socket.terminate();
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  /** The server the test started last. */
+  const server = (): ReferenceServer => {
+    const last = servers.at(-1);
+    if (last === undefined) throw new Error('no server started in this test');
+    return last;
+  };
+  /** Terminate `client` after the test. */
+  const track = (client: TestClient): TestClient => {
+    clients.push(client);
+    return client;
+  };
+  return {
+    /** Start a server as startTestServer does, closed after the test. */
+    async startServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+      const started = await startTestServer(options);
+      servers.push(started);
+      return started;
+    },
+    server,
+    /** Connect to the test's server (as a page of `origin`, if given) and say hello; the client is terminated after the test. */
+    async connect(hello: Frame = {}, origin?: string): Promise<{ client: TestClient; welcome: Frame }> {
+      const result = await TestClient.connectFrom(server().url, origin, hello);
+      track(result.client);
+      return result;
+    },
+    track,
+  };
 }
 
 /** The `hello` fields that resume the session of `welcome` after `lastSeq`. */

@@ -3,30 +3,18 @@
  * Each session sees only its own records and effects, and spends only its own confirmations;
  * a session holds the least authority the demo needs unless granted more.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_GRANTS } from '../../server/room';
-import type { ReferenceServer } from '../../server/server';
 import { createManualTimer } from '../../server/timer';
-import { TestClient, startTestServer, type Frame } from './helpers';
+import { useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}, origin?: string) {
-  const result = origin === undefined ? await TestClient.connect(server!.url, hello) : await TestClient.connectFrom(server!.url, origin, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 const invoice = { customerId: 'c_100', amount: 99.5, currency: 'EUR', memo: 'Workshop' };
 
 describe('reference server: each session sees only its own', () => {
   it('lists only the asking session’s effects, never another session’s arguments, results or confirmation ids', async () => {
-    server = await startTestServer();
+    await startServer();
     const a = await connect();
     const b = await connect();
     const { result } = await a.client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
@@ -41,7 +29,7 @@ describe('reference server: each session sees only its own', () => {
   });
 
   it('refuses a confirmation made by another session, as an unknown one, and leaves it usable by its own', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const a = await connect();
     const b = await connect();
     const { result } = await a.client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
@@ -58,7 +46,7 @@ describe('reference server: each session sees only its own', () => {
 describe('reference server: grants', () => {
   it('gives a session by default the least the demo needs: confirm and invoke send_invoice, nothing else', async () => {
     expect([...DEFAULT_GRANTS].sort()).toEqual(['tool:confirm:send_invoice', 'tool:invoke:send_invoice']);
-    server = await startTestServer({ room: {} });
+    await startServer({ room: {} });
     const { client } = await connect();
     expect((await client.room('describeTools')).result.authority).toEqual([...DEFAULT_GRANTS]);
     const { result } = await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
@@ -75,7 +63,7 @@ describe('reference server: grants', () => {
 
   it('grants per session through a function of the session and its page’s origin', async () => {
     const asked: Frame[] = [];
-    server = await startTestServer({
+    await startServer({
       allowedOrigins: ['http://admin.test', 'http://shop.test'],
       room: {
         grants: (sessionId, info) => {
@@ -100,7 +88,7 @@ describe('reference server: grants', () => {
 describe('reference server: confirmations expire', () => {
   it('expires an unused confirmation after 5 minutes by default, records it as expired, and refuses it then', async () => {
     const timer = createManualTimer(1_000);
-    server = await startTestServer({ timer });
+    const server = await startServer({ timer });
     const { client } = await connect();
     const early = (await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice })).result.confirmationId as string;
     const used = (await client.room('confirmTool', { toolName: 'send_invoice', arguments: { ...invoice, amount: 1 } })).result.confirmationId as string;
@@ -119,7 +107,7 @@ describe('reference server: confirmations expire', () => {
 
   it('takes the time a confirmation lasts from limits.confirmationTtlMs', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer, limits: { confirmationTtlMs: 1000 } });
+    await startServer({ timer, limits: { confirmationTtlMs: 1000 } });
     const { client } = await connect();
     const id = (await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice })).result.confirmationId as string;
     await timer.advance(1000);
@@ -127,7 +115,7 @@ describe('reference server: confirmations expire', () => {
   });
 
   it('refuses more unused confirmations than limits.maxUnusedConfirmations, with a reason', async () => {
-    server = await startTestServer({ limits: { maxUnusedConfirmations: 3 } });
+    await startServer({ limits: { maxUnusedConfirmations: 3 } });
     const { client } = await connect();
     for (let i = 0; i < 3; i++) {
       expect((await client.room('confirmTool', { toolName: 'send_invoice', arguments: { ...invoice, amount: i + 1 } })).ok).toBe(true);

@@ -4,19 +4,12 @@
  * and every event the server sends must reduce in the kit's store as DESIGN.md says.
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canonicalJson, createToolStreamStore, fingerprintJson, type JsonValue } from 'toolgate/core';
 import { canonicalize, fingerprintOf } from '../../server/jcs';
-import type { ReferenceServer } from '../../server/server';
-import { TestClient, autoAnswer, startTestServer, type Frame } from './helpers';
+import { autoAnswer, useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 function outcome(f: () => string): string {
   try {
@@ -56,9 +49,8 @@ describe('reference server and kit agree', () => {
 
   const clean = ['search', 'no-stream', 'stop', 'long', 'parallel', 'edit', 'deploy', 'write', 'email', 'invalid', 'unknown-tool', 'tour'];
   it.each(clean)('streams the %s script in events the kit reduces without an error', async (prompt) => {
-    server ??= await startTestServer();
-    const { client } = await TestClient.connect(server.url);
-    clients.push(client);
+    const server = await startServer();
+    const { client } = await connect();
     autoAnswer(client);
     const errors: string[] = [];
     const store = createToolStreamStore({ onError: (reason) => errors.push(reason) });
@@ -87,9 +79,8 @@ describe('reference server and kit agree', () => {
   });
 
   it('reports the malformed frames of the malformed script through onError, and still settles the call', async () => {
-    server = await startTestServer();
-    const { client } = await TestClient.connect(server.url);
-    clients.push(client);
+    await startServer();
+    const { client } = await connect();
     const errors: string[] = [];
     const store = createToolStreamStore({ onError: (reason) => errors.push(reason) });
     client.socket.on('message', (data) => {
@@ -118,9 +109,8 @@ describe('reference server and kit agree', () => {
   });
 
   it('shows each call once to the kit in preview-only mode, and clears them on closed', async () => {
-    server = await startTestServer();
-    const { client } = await TestClient.connect(server.url, { capabilities: [] });
-    clients.push(client);
+    await startServer();
+    const { client } = await connect({ capabilities: [] });
     autoAnswer(client);
     const errors: string[] = [];
     const store = createToolStreamStore({ onError: (reason) => errors.push(reason) });

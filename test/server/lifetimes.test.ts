@@ -5,24 +5,12 @@
  * and what one session makes the server keep (records, turns) stays bounded.
  */
 import WebSocket from 'ws';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { inspectReferenceServer } from '../../server/introspect';
-import type { ReferenceServer } from '../../server/server';
 import { createManualTimer } from '../../server/timer';
-import { TestClient, autoAnswer, startTestServer, type Frame } from './helpers';
+import { TestClient, autoAnswer, useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}) {
-  const result = await TestClient.connect(server!.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect, track } = useTestServer();
 
 const invoice = { customerId: 'c_100', amount: 99.5, currency: 'EUR', memo: 'Workshop' };
 /** Nothing of any session left in any of the server's maps. */
@@ -34,7 +22,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 describe('reference server: lifetimes', () => {
   it('closes a session whose socket stays away for the resume window, then forgets it everywhere after one more', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer, resumeWindowMs: 1000 });
+    const server = await startServer({ timer, resumeWindowMs: 1000 });
     const { client, welcome } = await connect();
     const id = welcome.sessionId as string;
     await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
@@ -56,8 +44,8 @@ describe('reference server: lifetimes', () => {
 
   it('leaves no session behind after 300 sockets say hello and drop, once the window has passed twice', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer, resumeWindowMs: 60_000 });
-    const sockets = await Promise.all(Array.from({ length: 300 }, () => TestClient.connect(server!.url)));
+    const server = await startServer({ timer, resumeWindowMs: 60_000 });
+    const sockets = await Promise.all(Array.from({ length: 300 }, () => TestClient.connect(server.url)));
     expect(inspectReferenceServer(server)).toMatchObject({ live: 300, sockets: 300 });
     await Promise.all(sockets.map(({ client }) => client.terminate()));
     await settle();
@@ -70,15 +58,15 @@ describe('reference server: lifetimes', () => {
   }, 30_000);
 
   it('closes a socket that does not say hello within limits.helloTimeoutMs, with no session made', async () => {
-    server = await startTestServer({ limits: { helloTimeoutMs: 50 } });
+    const server = await startServer({ limits: { helloTimeoutMs: 50 } });
     const client = await TestClient.open(server.url);
-    clients.push(client);
+    track(client);
     expect(await client.closed).toEqual({ code: 4408, reason: 'no hello in time' });
     expect(inspectReferenceServer(server)).toMatchObject({ live: 0, known: 0 });
   });
 
   it('drops a socket that stops answering pings, and its session waits for a resume', async () => {
-    server = await startTestServer({ limits: { heartbeatMs: 40 } });
+    const server = await startServer({ limits: { heartbeatMs: 40 } });
     const socket = new WebSocket(server.url, { autoPong: false });
     const welcome = await new Promise<Frame>((resolve) => {
       socket.once('open', () => socket.send(JSON.stringify({ type: 'hello', capabilities: [], tools: [] })));
@@ -92,11 +80,11 @@ describe('reference server: lifetimes', () => {
   });
 
   it('refuses a hello beyond limits.maxSessions live sessions with SERVER_BUSY and 1013', async () => {
-    server = await startTestServer({ limits: { maxSessions: 2 } });
+    const server = await startServer({ limits: { maxSessions: 2 } });
     await connect();
     await connect();
     const third = await TestClient.open(server.url);
-    clients.push(third);
+    track(third);
     third.send({ type: 'hello', capabilities: [], tools: [] });
     expect(await third.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'SERVER_BUSY', message: expect.stringMatching(/holds 2 sessions/) });
     expect((await third.closed).code).toBe(1013);
@@ -106,25 +94,25 @@ describe('reference server: lifetimes', () => {
 
 describe('reference server: what one session makes it keep is bounded', () => {
   it('keeps at most limits.maxRecordsPerSession records of a session, the newest, and leaves other sessions’ alone', async () => {
-    server = await startTestServer({ room: {}, limits: { maxRecordsPerSession: 10 } });
+    const server = await startServer({ room: {}, limits: { maxRecordsPerSession: 10 } });
     const a = await connect();
     const b = await connect();
     for (let i = 0; i < 3; i++) await b.client.room('invokeTool', { toolName: 'add_note', arguments: { customerId: 'c_100', text: `b${i}` } });
     for (let i = 0; i < 25; i++) await a.client.room('invokeTool', { toolName: 'add_note', arguments: { customerId: 'c_100', text: `a${i}` } });
-    const of = (session: Frame) => server!.effects.filter((e) => e.sessionId === session.welcome.sessionId);
+    const of = (session: Frame) => server.effects.filter((e) => e.sessionId === session.welcome.sessionId);
     expect(of(a).map((e) => (e.arguments as { text: string }).text)).toEqual(Array.from({ length: 10 }, (_, i) => `a${15 + i}`));
     expect(of(b)).toHaveLength(3);
   });
 
   it('keeps at most limits.maxRecords records in all, the newest', async () => {
-    server = await startTestServer({ room: {}, limits: { maxRecords: 5 } });
+    const server = await startServer({ room: {}, limits: { maxRecords: 5 } });
     const { client } = await connect();
     for (let i = 0; i < 8; i++) await client.room('invokeTool', { toolName: 'add_note', arguments: { customerId: 'c_100', text: `n${i}` } });
     expect(server.effects.map((e) => (e.arguments as { text: string }).text)).toEqual(['n3', 'n4', 'n5', 'n6', 'n7']);
   });
 
   it('keeps a large argument out of the record, saying so, and a long reason short', async () => {
-    server = await startTestServer({ room: {} });
+    const server = await startServer({ room: {} });
     const { client } = await connect();
     const big = { customerId: 'c_100', text: 'x'.repeat(100_000) };
     await client.room('invokeTool', { toolName: 'add_note', arguments: big });
@@ -133,7 +121,7 @@ describe('reference server: what one session makes it keep is bounded', () => {
   });
 
   it('keeps at most limits.maxTurnsKept finished turns, with their calls and results', async () => {
-    server = await startTestServer({ limits: { maxTurnsKept: 2 } });
+    const server = await startServer({ limits: { maxTurnsKept: 2 } });
     const { client, welcome } = await connect();
     autoAnswer(client);
     for (let i = 0; i < 4; i++) await client.runTurn('search');

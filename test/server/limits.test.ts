@@ -6,27 +6,15 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../server/limits';
 import { Records } from '../../server/records';
 import { Room, RoomError } from '../../server/room';
-import type { ReferenceServer } from '../../server/server';
 import { scanJsonText } from '../../server/shape';
 import { createManualTimer } from '../../server/timer';
-import { TestClient, startTestServer, type Frame } from './helpers';
+import { useTestServer } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}) {
-  const result = await TestClient.connect(server!.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 const MB = 1024 * 1024;
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,7 +25,7 @@ const roomRequest = (id: string, method: string, argumentsText: string, toolName
 describe('reference server: frame size', () => {
   it('closes the socket with 1009 for a frame over 1 MB by default, and reads one under it', async () => {
     expect(DEFAULT_LIMITS.maxFrameBytes).toBe(MB);
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const under = roomRequest('under', 'confirmTool', JSON.stringify({ customerId: 'c_100', amount: 1, currency: 'EUR', memo: 'x'.repeat(MB - 200) }));
     expect(under.length).toBeLessThan(MB);
@@ -50,14 +38,14 @@ describe('reference server: frame size', () => {
   });
 
   it('takes its frame limit from limits.maxFrameBytes', async () => {
-    server = await startTestServer({ limits: { maxFrameBytes: 2000 } });
+    await startServer({ limits: { maxFrameBytes: 2000 } });
     const { client } = await connect();
     client.sendText(JSON.stringify({ type: 'turn.start', prompt: 'x'.repeat(2000) }));
     expect((await client.closed).code).toBe(1009);
   });
 
   it('answers the 9.6 MB nested confirmTool of the issue at once: 1009, no stall, nothing run', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     client.sendText(roomRequest('huge', 'confirmTool', nested(4_800_000)));
     expect((await client.closed).code).toBe(1009);
@@ -68,7 +56,7 @@ describe('reference server: frame size', () => {
 
 describe('reference server: depth and number of values', () => {
   it('refuses a 100,000-deep argument as invalid arguments before reading it: never a RangeError', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     for (const method of ['confirmTool', 'invokeTool']) {
       client.sendText(roomRequest(`deep-${method}`, method, nested(100_000)));
@@ -81,7 +69,7 @@ describe('reference server: depth and number of values', () => {
   });
 
   it('refuses arguments with more than 10,000 values, and accepts 9,000', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     client.sendText(roomRequest('wide', 'confirmTool', JSON.stringify(Array.from({ length: 10_001 }, () => 0))));
     const refused = await client.waitFor((f) => f.id === 'wide');
@@ -91,7 +79,7 @@ describe('reference server: depth and number of values', () => {
   });
 
   it('refuses any other message that nests too deep with TOO_COMPLEX, and keeps the session', async () => {
-    server = await startTestServer({ limits: { maxDepth: 8 } });
+    await startServer({ limits: { maxDepth: 8 } });
     const { client } = await connect();
     client.sendText(`{"type":"tools.update","tools":[{"name":"t","parameters":${nested(20).replace('[]', '{}')}}]}`);
     const error = await client.waitFor((f) => f.type === 'error');
@@ -135,7 +123,7 @@ describe('reference server: depth and number of values', () => {
 describe('reference server: message budget', () => {
   it('refuses messages beyond the socket’s budget unread, answering the first of the run with RATE_LIMITED', async () => {
     // Practically no refill: the burst is all this socket gets during the test.
-    server = await startTestServer({ limits: { messageBurst: 5, messagesPerSecond: 0.001 } });
+    const server = await startServer({ limits: { messageBurst: 5, messagesPerSecond: 0.001 } });
     const { client } = await connect(); // the hello spends one
     for (let i = 0; i < 8; i++) client.send({ type: 'room.request', id: `r${i}`, method: 'describeTools', params: {} });
     // The server reads a socket's messages in order: once it answers the close, it has read all eight.
@@ -148,7 +136,7 @@ describe('reference server: message budget', () => {
 
   it('reads a socket’s messages again once its rate allows, on the server’s clock', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer, limits: { messageBurst: 2, messagesPerSecond: 1 } });
+    await startServer({ timer, limits: { messageBurst: 2, messagesPerSecond: 1 } });
     const { client } = await connect();
     expect((await client.room('describeTools')).ok).toBe(true);
     client.send({ type: 'room.request', id: 'refused', method: 'describeTools', params: {} });
@@ -203,7 +191,7 @@ describe('reference server: one session’s frames never stall another', () => {
   `;
 
   it('keeps a second session’s round trip under 50 ms while another sends frames as heavy as the limits allow', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     // The best of five runs: a busy machine may pause this process; a stall the server causes
     // shows in every run.
     const worst: number[] = [];

@@ -5,18 +5,13 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ReferenceServer } from '../../server/server';
-import { TestClient, startTestServer } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { TestClient, useTestServer } from './helpers';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-let server: ReferenceServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const { startServer } = useTestServer();
 
 async function heapAfterGc(): Promise<number> {
   for (let i = 0; i < 4; i++) {
@@ -33,7 +28,7 @@ const refusedInvoke = (i: number) =>
 
 describe('reference server: memory', () => {
   it('returns to its baseline heap after 100 refused 1 MB frames and 100 over the limit', async () => {
-    server = await startTestServer({ room: {} });
+    const server = await startServer({ room: {} });
     const { client } = await TestClient.connect(server.url);
     // Warm up once, so the first use of each path is not taken for growth.
     client.sendText(refusedInvoke(-1));

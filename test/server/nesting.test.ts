@@ -4,23 +4,15 @@
  * tool's sub-agent makes three calls of its own, each started with the research call as its
  * parent; the refund among them waits for approval, and its request names the parent too.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../server/jcs';
-import type { ReferenceServer } from '../../server/server';
-import { TestClient, startTestServer, type Frame } from './helpers';
+import { useTestServer, type Frame, type TestClient } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, server, connect } = useTestServer();
 
 async function researchTurn(approve: boolean): Promise<{ client: TestClient; starts: Frame[]; request: Frame; ended: Frame }> {
-  server = await startTestServer();
-  const { client } = await TestClient.connect(server.url);
-  clients.push(client);
+  await startServer();
+  const { client } = await connect();
   client.send({ type: 'turn.start', prompt: 'research' });
   const request = await client.waitFor((f) => f.type === 'tool.approval-request');
   client.send({ type: 'tool.approval', requestId: request.requestId, approved: approve, fingerprint: fingerprintOf(request.arguments) });
@@ -43,7 +35,7 @@ describe('reference server: the research script nests a sub-agent’s calls unde
     // The parent settles last, once its sub-agent is done, and reports how each child ended.
     const settled = client.stream().filter((f) => f.phase === 'settled');
     expect(settled.at(-1)).toMatchObject({ callId: research!.callId, ok: true });
-    const output = server!.session(client.frames[0]!.sessionId)!.results.get(research!.callId);
+    const output = server().session(client.frames[0]!.sessionId)!.results.get(research!.callId);
     expect(output).toMatchObject({
       ok: true,
       output: {
@@ -61,22 +53,21 @@ describe('reference server: the research script nests a sub-agent’s calls unde
     const research = starts.find((s) => s.name === 'research')!;
     const refund = starts.find((s) => s.name === 'issue_refund')!;
     expect(request).toMatchObject({ callId: refund.callId, name: 'issue_refund', risk: 'high', parentCallId: research.callId });
-    expect(server!.effects.filter((e) => e.toolName === 'issue_refund')).toMatchObject([{ outcome: 'accepted', callId: refund.callId }]);
+    expect(server().effects.filter((e) => e.toolName === 'issue_refund')).toMatchObject([{ outcome: 'accepted', callId: refund.callId }]);
   });
 
   it('answers the nested refund REJECTED when denied, refunds nothing, and the research call still settles with what its sub-agent did', async () => {
     const { client, starts } = await researchTurn(false);
     const refund = starts.find((s) => s.name === 'issue_refund')!;
     expect(client.stream(refund.callId).at(-1)).toMatchObject({ phase: 'settled', ok: false, code: 'REJECTED' });
-    expect(server!.effects.filter((e) => e.toolName === 'issue_refund')).toMatchObject([{ outcome: 'refused', code: 'REJECTED' }]);
+    expect(server().effects.filter((e) => e.toolName === 'issue_refund')).toMatchObject([{ outcome: 'refused', code: 'REJECTED' }]);
     const research = starts.find((s) => s.name === 'research')!;
     expect(client.stream(research.callId).at(-1)).toMatchObject({ phase: 'settled', ok: true });
   });
 
   it('cancels the research call and its sub-agent’s open calls at once on interrupt', async () => {
-    server = await startTestServer();
-    const { client } = await TestClient.connect(server.url);
-    clients.push(client);
+    await startServer();
+    const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'research' });
     const request = await client.waitFor((f) => f.type === 'tool.approval-request');
     client.send({ type: 'turn.interrupt', turnId: request.turnId });
@@ -89,6 +80,6 @@ describe('reference server: the research script nests a sub-agent’s calls unde
       lookup_order: 'settled',
       issue_refund: 'cancelled',
     });
-    expect(server.effects.filter((e) => e.toolName === 'issue_refund' && e.outcome === 'accepted')).toEqual([]);
+    expect(server().effects.filter((e) => e.toolName === 'issue_refund' && e.outcome === 'accepted')).toEqual([]);
   });
 });

@@ -11,18 +11,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serveDemo, type DemoServer } from '../../demo/serve.mjs';
 import { inspectReferenceServer } from '../../server/introspect';
 import { originAllowed, parseOriginList } from '../../server/origins';
-import type { ReferenceServer } from '../../server/server';
-import { TestClient, refusedUpgrade, startTestServer } from './helpers';
+import { TestClient, refusedUpgrade, useTestServer } from './helpers';
 
-let server: ReferenceServer | undefined;
+const { startServer, connect, track } = useTestServer();
 let demo: DemoServer | undefined;
-const clients: TestClient[] = [];
 afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
   await demo?.close();
   demo = undefined;
-  await server?.close();
-  server = undefined;
 });
 
 let root = '';
@@ -47,7 +42,7 @@ function get(url: string, headers: Record<string, string>): Promise<{ status: nu
 
 describe('reference server: allowed origins', () => {
   it('answers an upgrade from an origin it does not allow with 403, before any session or socket exists', async () => {
-    server = await startTestServer({ allowedOrigins: ['http://127.0.0.1:8787'] });
+    const server = await startServer({ allowedOrigins: ['http://127.0.0.1:8787'] });
     const refused = await refusedUpgrade(server.url, 'https://evil.example');
     expect(refused).toEqual({ status: 403, body: 'origin not allowed: https://evil.example\n' });
     expect(inspectReferenceServer(server)).toMatchObject({ live: 0, known: 0, sockets: 0 });
@@ -55,31 +50,28 @@ describe('reference server: allowed origins', () => {
   });
 
   it('allows no web page at all unless told which (allowedOrigins defaults to none)', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     expect((await refusedUpgrade(server.url, `http://127.0.0.1:${server.port}`)).status).toBe(403);
     expect((await refusedUpgrade(server.url, 'null')).status).toBe(403);
   });
 
   it('lets a page of an allowed origin open a session, however the origin is spelled', async () => {
-    server = await startTestServer({ allowedOrigins: ['HTTP://App.Example:80'] });
-    const { client, welcome } = await TestClient.connectFrom(server.url, 'http://app.example', {});
-    clients.push(client);
+    await startServer({ allowedOrigins: ['HTTP://App.Example:80'] });
+    const { welcome } = await connect({}, 'http://app.example');
     expect(welcome.type).toBe('session.welcome');
   });
 
   it('asks a function, when given one, with the normalized origin', async () => {
     const asked: string[] = [];
-    server = await startTestServer({ allowedOrigins: (origin) => (asked.push(origin), origin.endsWith('.trusted.test')) });
-    const { client } = await TestClient.connectFrom(server.url, 'https://a.trusted.test', {});
-    clients.push(client);
+    const server = await startServer({ allowedOrigins: (origin) => (asked.push(origin), origin.endsWith('.trusted.test')) });
+    await connect({}, 'https://a.trusted.test');
     expect((await refusedUpgrade(server.url, 'https://trusted.test.evil')).status).toBe(403);
     expect(asked).toEqual(['https://a.trusted.test', 'https://trusted.test.evil']);
   });
 
   it('lets a client that is not a browser (no Origin header) connect: only authentication could stop it', async () => {
-    server = await startTestServer();
-    const { client, welcome } = await TestClient.connect(server.url);
-    clients.push(client);
+    await startServer();
+    const { welcome } = await connect();
     expect(welcome.type).toBe('session.welcome');
   });
 
@@ -98,10 +90,10 @@ describe('reference server: allowed origins', () => {
 describe('the demo’s server: allowed origins', () => {
   async function stack(allowedOrigins: string[] = []) {
     const pageOrigins = new Set<string>();
-    server = await startTestServer({ allowedOrigins: (origin) => pageOrigins.has(origin) });
+    const server = await startServer({ allowedOrigins: (origin) => pageOrigins.has(origin) });
     demo = await serveDemo({ root, target: server.url, allowedOrigins });
     for (const origin of demo.allowedOrigins) pageOrigins.add(origin);
-    return demo;
+    return { ...demo, server };
   }
 
   it('serves its page and forwards its socket for the page’s own origin (127.0.0.1 and localhost)', async () => {
@@ -110,7 +102,7 @@ describe('the demo’s server: allowed origins', () => {
     expect((await get(url, {})).status).toBe(200);
     expect((await get(url, { host: `localhost:${port}` })).status).toBe(200);
     const { client, welcome } = await TestClient.connectFrom(wsUrl, `http://127.0.0.1:${port}`, {});
-    clients.push(client);
+    track(client);
     expect(welcome.type).toBe('session.welcome');
   });
 
@@ -121,17 +113,17 @@ describe('the demo’s server: allowed origins', () => {
   });
 
   it('refuses an upgrade from another site with 403 before forwarding it: the reference server sees nothing', async () => {
-    const { wsUrl } = await stack();
+    const { wsUrl, server } = await stack();
     expect((await refusedUpgrade(wsUrl, 'https://evil.example')).status).toBe(403);
-    expect(inspectReferenceServer(server!)).toMatchObject({ live: 0, sockets: 0 });
-    expect(server!.ignored).toEqual([]);
+    expect(inspectReferenceServer(server)).toMatchObject({ live: 0, sockets: 0 });
+    expect(server.ignored).toEqual([]);
   });
 
   it('serves the origins it is given besides its own (a proxy’s public address)', async () => {
     const { wsUrl, url } = await stack(['https://demo.example']);
     expect((await get(url, { host: 'demo.example', origin: 'https://demo.example' })).status).toBe(200);
     const { client, welcome } = await TestClient.connectFrom(wsUrl, 'https://demo.example', {});
-    clients.push(client);
+    track(client);
     expect(welcome.type).toBe('session.welcome');
   });
 });

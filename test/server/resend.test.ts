@@ -6,23 +6,11 @@
  * again after the replay, each as it was first sent, marked `resent` and without a seq. What was
  * answered is never listed nor sent again.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../server/jcs';
-import type { ReferenceServer } from '../../server/server';
-import { TestClient, resumeOf, startTestServer, type Frame } from './helpers';
+import { TestClient, resumeOf, useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}) {
-  const result = await TestClient.connect(server!.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 /** The frames after the welcome of a resumed connection, without the welcome. */
 function afterWelcome(client: TestClient): Frame[] {
@@ -32,7 +20,7 @@ function afterWelcome(client: TestClient): Frame[] {
 
 describe('reference server: what still waits is sent again after a resume', () => {
   it('lists a pending approval request in the welcome of a resume, and the replay from seq 0 carries it in its place, sent once', async () => {
-    server = await startTestServer();
+    await startServer();
     const first = await connect();
     first.client.send({ type: 'turn.start', prompt: 'deploy' });
     const request = await first.client.waitFor((f) => f.type === 'tool.approval-request');
@@ -45,7 +33,7 @@ describe('reference server: what still waits is sent again after a resume', () =
   });
 
   it('sends a pending approval request again after the replay when the page resumes after it: the same request id and arguments, marked resent, without a seq', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const first = await connect();
     first.client.send({ type: 'turn.start', prompt: 'deploy' });
     const request = await first.client.waitFor((f) => f.type === 'tool.approval-request');
@@ -71,7 +59,7 @@ describe('reference server: what still waits is sent again after a resume', () =
   });
 
   it('sends the app-tool call out to the page again, once, and takes the answer of the page that resumed', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const first = await connect();
     first.client.send({ type: 'turn.start', prompt: 'write' });
     const call = await first.client.waitFor((f) => f.type === 'tool.call');
@@ -94,7 +82,7 @@ describe('reference server: what still waits is sent again after a resume', () =
   });
 
   it('lists and sends nothing once everything was answered', async () => {
-    server = await startTestServer();
+    await startServer();
     const first = await connect();
     first.client.send({ type: 'turn.start', prompt: 'edit' });
     let answered = 0;

@@ -6,8 +6,7 @@
 import * as crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inspectReferenceServer } from '../../server/introspect';
-import type { ReferenceServer } from '../../server/server';
-import { TestClient, autoAnswer, resumeOf, startTestServer, type Frame } from './helpers';
+import { autoAnswer, resumeOf, useTestServer } from './helpers';
 
 // Counted, never changed: the comparison of tokens must go through the constant-time one.
 vi.mock('node:crypto', async (importOriginal) => {
@@ -15,23 +14,14 @@ vi.mock('node:crypto', async (importOriginal) => {
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
 });
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}) {
-  const result = await TestClient.connect(server!.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
+const { startServer, connect } = useTestServer();
+afterEach(() => {
   vi.mocked(crypto.timingSafeEqual).mockClear();
 });
 
 describe('reference server: resume tokens', () => {
   it('gives each session a resume token of at least 128 random bits in its welcome', async () => {
-    server = await startTestServer();
+    await startServer();
     const tokens = await Promise.all([connect(), connect(), connect()].map(async (c) => (await c).welcome.resumeToken as string));
     for (const token of tokens) {
       expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -42,7 +32,7 @@ describe('reference server: resume tokens', () => {
   });
 
   it('repeats the token in a resumed welcome, so the page keeps one secret for the session', async () => {
-    server = await startTestServer();
+    await startServer();
     const first = await connect();
     await first.client.terminate();
     const again = await connect(resumeOf(first.welcome, 0));
@@ -50,7 +40,7 @@ describe('reference server: resume tokens', () => {
   });
 
   it('refuses a resume with a wrong token: an error frame, no session, and the session’s live socket keeps its session', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const owner = await connect();
     autoAnswer(owner.client);
     const intruder = await connect({ resume: { sessionId: owner.welcome.sessionId, token: `${owner.welcome.resumeToken}x`, lastSeq: 0 } });
@@ -66,7 +56,7 @@ describe('reference server: resume tokens', () => {
   });
 
   it('refuses a resume that names the session but carries no token (an id is not enough)', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const owner = await connect();
     const bare = await connect({ sessionId: owner.welcome.sessionId, lastSeq: 0 });
     expect(bare.welcome).toMatchObject({ type: 'session.refused', reason: 'unknown' });
@@ -77,7 +67,7 @@ describe('reference server: resume tokens', () => {
   });
 
   it('answers a wrong token exactly as an unknown session, so the refusal tells nothing about the id', async () => {
-    server = await startTestServer();
+    await startServer();
     const owner = await connect();
     const wrong = await connect({ resume: { sessionId: owner.welcome.sessionId, token: 'a'.repeat(43), lastSeq: 0 } });
     const unknown = await connect({ resume: { sessionId: 'sess_000000000000000000000000', token: 'a'.repeat(43), lastSeq: 0 } });
@@ -87,7 +77,7 @@ describe('reference server: resume tokens', () => {
   });
 
   it('compares tokens in constant time, for a known session and an unknown one alike', async () => {
-    server = await startTestServer();
+    await startServer();
     const owner = await connect();
     const compare = vi.mocked(crypto.timingSafeEqual);
     compare.mockClear();
@@ -104,7 +94,7 @@ describe('reference server: resume tokens', () => {
   });
 
   it('lets the right token take over from a socket the server still holds (the page lost it first)', async () => {
-    server = await startTestServer();
+    await startServer();
     const first = await connect();
     const second = await connect(resumeOf(first.welcome, 0));
     expect(second.welcome.resumed).toBe(true);
@@ -112,7 +102,7 @@ describe('reference server: resume tokens', () => {
   });
 
   it('refuses a resume with the right token of a closed session as closed, and with a wrong one as unknown', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client, welcome } = await connect();
     client.send({ type: 'session.close' });
     await client.closed;
@@ -122,7 +112,7 @@ describe('reference server: resume tokens', () => {
   });
 
   it('refuses a resume whose missing events are no longer kept (gap), rather than replay with a hole', async () => {
-    server = await startTestServer({ limits: { maxReplayBytes: 2000 } });
+    await startServer({ limits: { maxReplayBytes: 2000 } });
     const first = await connect();
     autoAnswer(first.client);
     await first.client.runTurn('edit');

@@ -1,29 +1,17 @@
 // @vitest-environment node
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ReferenceServer } from '../../server/server';
+import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../server/jcs';
 import { Records } from '../../server/records';
 import { Room } from '../../server/room';
-import { TestClient, startTestServer, type Frame } from './helpers';
+import { useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}) {
-  const result = await TestClient.connect(server!.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 const invoice = { customerId: 'c_100', amount: 99.5, currency: 'EUR', memo: 'Workshop' };
 
 describe('reference server: the room', () => {
   it('describes its tools with effect, risk, required action and confirmation, and the session’s authority', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const response = await client.room('describeTools');
     expect(response.ok).toBe(true);
@@ -35,7 +23,7 @@ describe('reference server: the room', () => {
   });
 
   it('gives a confirmation id bound to room, tool and the SHA-256 of the canonical arguments', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const response = await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
     expect(response).toMatchObject({ ok: true, result: { roomId: 'room-1', toolName: 'send_invoice', argumentsHash: fingerprintOf(invoice) } });
@@ -45,7 +33,7 @@ describe('reference server: the room', () => {
   });
 
   it('invokes a confirmed tool once with the same arguments, answers its result and records the accepted effect', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     const { result } = await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
     const response = await client.room('invokeTool', { toolName: 'send_invoice', arguments: invoice, confirmationId: result.confirmationId });
@@ -65,7 +53,7 @@ describe('reference server: the room', () => {
   });
 
   it('accepts the same arguments written in another key order, since the hash is of canonical JSON', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const { result } = await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
     const reordered = { memo: 'Workshop', currency: 'EUR', amount: 99.5, customerId: 'c_100' };
@@ -74,7 +62,7 @@ describe('reference server: the room', () => {
   });
 
   it('refuses an invoke with a consumed confirmation and records it as refused', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const { result } = await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
     const params = { toolName: 'send_invoice', arguments: invoice, confirmationId: result.confirmationId };
@@ -89,7 +77,7 @@ describe('reference server: the room', () => {
   });
 
   it('refuses a confirmation presented with other arguments, clearly, runs nothing and keeps it usable for its own', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const { result } = await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
     const other = { ...invoice, amount: 9950 };
@@ -102,7 +90,7 @@ describe('reference server: the room', () => {
   });
 
   it('refuses a confirmation given for another tool', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const args = { customerId: 'c_100', text: 'hello' };
     const { result } = await client.room('confirmTool', { toolName: 'add_note', arguments: args });
@@ -112,14 +100,14 @@ describe('reference server: the room', () => {
   });
 
   it('refuses an unknown confirmation id', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const refused = await client.room('invokeTool', { toolName: 'send_invoice', arguments: invoice, confirmationId: 'conf_000' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_INVALID' } });
   });
 
   it('refuses an invoke without a confirmation for a tool that requires one, and records it', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const refused = await client.room('invokeTool', { toolName: 'send_invoice', arguments: invoice });
     expect(refused).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
@@ -127,14 +115,14 @@ describe('reference server: the room', () => {
   });
 
   it('invokes a tool that needs no confirmation directly', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const response = await client.room('invokeTool', { toolName: 'lookup_customer', arguments: { customerId: 'c_102' } });
     expect(response).toMatchObject({ ok: true, result: { name: 'Alan Turing' } });
   });
 
   it('refuses confirmTool without tool:confirm on the tool name, with a clear message', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const refused = await client.room('confirmTool', { toolName: 'delete_customer', arguments: { customerId: 'c_100' } });
     expect(refused).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
@@ -143,7 +131,7 @@ describe('reference server: the room', () => {
   });
 
   it('refuses an invoke without tool:invoke on the tool name and records it', async () => {
-    server = await startTestServer({ room: { grants: ['tool:confirm:send_invoice'] } });
+    const server = await startServer({ room: { grants: ['tool:confirm:send_invoice'] } });
     const { client } = await connect();
     const { result } = await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
     const refused = await client.room('invokeTool', { toolName: 'send_invoice', arguments: invoice, confirmationId: result.confirmationId });
@@ -155,7 +143,7 @@ describe('reference server: the room', () => {
   });
 
   it('grants authority per session', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const a = await connect();
     const b = await connect();
     server.room.grant(a.welcome.sessionId as string, 'tool:confirm:delete_customer');
@@ -167,7 +155,7 @@ describe('reference server: the room', () => {
   });
 
   it('refuses an unknown tool and records it', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     expect((await client.room('confirmTool', { toolName: 'launch', arguments: {} })).error.code).toBe('UNKNOWN_TOOL');
     expect((await client.room('invokeTool', { toolName: 'launch', arguments: {} })).error.code).toBe('UNKNOWN_TOOL');
@@ -175,7 +163,7 @@ describe('reference server: the room', () => {
   });
 
   it('answers INVALID_ARGUMENTS when the handler refuses the arguments, and records it', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const refused = await client.room('invokeTool', { toolName: 'add_note', arguments: { customerId: 'c_100' } });
     expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
@@ -185,7 +173,7 @@ describe('reference server: the room', () => {
   });
 
   it('never deduplicates: the same write twice runs twice and is recorded twice', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const params = { toolName: 'add_note', arguments: { customerId: 'c_100', text: 'called back' } };
     expect((await client.room('invokeTool', params)).result).toEqual({ customerId: 'c_100', notes: 1 });
@@ -194,7 +182,7 @@ describe('reference server: the room', () => {
   });
 
   it('keeps tool.completed traces in its own log, never on the socket', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     const response = await client.room('invokeTool', { toolName: 'lookup_customer', arguments: { customerId: 'c_100' } });
     expect(server.traces.map((t) => t.type)).toEqual(['tool.invoked', 'tool.completed']);
@@ -204,7 +192,7 @@ describe('reference server: the room', () => {
   });
 
   it('lists the room’s effects so an application can check what happened', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const { result } = await client.room('confirmTool', { toolName: 'send_invoice', arguments: invoice });
     await client.room('invokeTool', { toolName: 'send_invoice', arguments: invoice, confirmationId: result.confirmationId });
@@ -215,7 +203,7 @@ describe('reference server: the room', () => {
   });
 
   it('treats a __proto__ member of the arguments as data, in the hash and in validation', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const text = '{"type":"room.request","id":"p","method":"confirmTool","params":{"toolName":"add_note","arguments":{"customerId":"c_100","text":"x","__proto__":{"admin":true}}}}';
     client.sendText(text);
@@ -230,7 +218,7 @@ describe('reference server: the room', () => {
   });
 
   it('answers an unknown method with UNKNOWN_METHOD', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     expect(await client.room('dropTables')).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
   });

@@ -1,25 +1,13 @@
 // @vitest-environment node
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ReferenceServer } from '../../server/server';
+import { describe, expect, it } from 'vitest';
 import { createManualTimer } from '../../server/timer';
-import { APP_TOOLS, TestClient, autoAnswer, resumeOf, startTestServer, type Frame } from './helpers';
+import { APP_TOOLS, TestClient, autoAnswer, resumeOf, useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}, s = server!) {
-  const result = await TestClient.connect(s.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect, track } = useTestServer();
 
 describe('reference server: the session', () => {
   it('welcomes a hello with a session id, its mode, the offered tools and the scripts', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { welcome } = await connect();
     expect(welcome).toMatchObject({
       type: 'session.welcome',
@@ -38,7 +26,7 @@ describe('reference server: the session', () => {
   });
 
   it('offers app tools to the model only when the agent accepts client tools', async () => {
-    server = await startTestServer({ clientTools: 'ignore' });
+    await startServer({ clientTools: 'ignore' });
     const { client, welcome } = await connect();
     expect((welcome.tools as Frame[]).some((t) => t.location === 'app')).toBe(false);
     const { ended } = await client.runTurn('edit');
@@ -48,7 +36,7 @@ describe('reference server: the session', () => {
   });
 
   it('offers the app tools of a tools.update, which replaces the declared set', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect({ tools: [] });
     client.send({ type: 'tools.update', tools: [APP_TOOLS[0]] });
     const offered = await client.waitFor((f) => f.type === 'tools.offered');
@@ -59,7 +47,7 @@ describe('reference server: the session', () => {
   });
 
   it('gives every session event a rising seq and leaves connection frames without one', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client, welcome } = await connect();
     autoAnswer(client);
     await client.runTurn('edit');
@@ -71,7 +59,7 @@ describe('reference server: the session', () => {
   });
 
   it('sends tool.preview alongside tool.stream to a client that speaks tool-stream-v1, never for another call', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     await client.runTurn('search');
     const callId = client.stream()[0]!.callId as string;
@@ -83,7 +71,7 @@ describe('reference server: the session', () => {
   });
 
   it('sends only tool.preview when the client does not announce tool-stream-v1', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client, welcome } = await connect({ capabilities: [] });
     expect(welcome).toMatchObject({ mode: 'preview', capabilities: [] });
     await client.runTurn('search');
@@ -98,7 +86,7 @@ describe('reference server: the session', () => {
   });
 
   it('acts as a legacy server that sends previews only when toolStream is off', async () => {
-    server = await startTestServer({ toolStream: false });
+    await startServer({ toolStream: false });
     const { client, welcome } = await connect();
     expect(welcome.mode).toBe('preview');
     await client.runTurn('search');
@@ -107,9 +95,9 @@ describe('reference server: the session', () => {
   });
 
   it('answers a message before hello with HELLO_REQUIRED and records it', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const client = await TestClient.open(server.url);
-    clients.push(client);
+    track(client);
     client.send({ type: 'turn.start', prompt: 'search' });
     const error = await client.waitFor((f) => f.type === 'error');
     expect(error.code).toBe('HELLO_REQUIRED');
@@ -117,7 +105,7 @@ describe('reference server: the session', () => {
   });
 
   it('answers frames that are not JSON, unknown messages and bad fields with an error and keeps the session', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     client.sendText('{not json');
     client.send({ type: 'warp.drive' });
@@ -132,7 +120,7 @@ describe('reference server: the session', () => {
   });
 
   it('refuses a second turn while one runs, and an unknown script', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'no such script' });
     const unknown = await client.waitFor((f) => f.type === 'error' && f.code === 'UNKNOWN_SCRIPT');
@@ -145,7 +133,7 @@ describe('reference server: the session', () => {
   });
 
   it('sends closed on session.close, then closes the socket and refuses to resume the session', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     client.send({ type: 'session.close' });
     const closed = await client.waitFor((f) => f.type === 'closed');
@@ -158,7 +146,7 @@ describe('reference server: the session', () => {
   });
 
   it('sends closed on a server-side close mid-turn and nothing after it, with no terminal event for open calls', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     client.send({ type: 'turn.start', prompt: 'edit' });
     const call = await client.waitFor((f) => f.type === 'tool.call');
@@ -171,14 +159,14 @@ describe('reference server: the session', () => {
   });
 
   it('refuses to resume a session it does not know', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client, welcome } = await connect({ resume: { sessionId: 'sess_nope', token: 'a'.repeat(43), lastSeq: 3 } });
     expect(welcome).toMatchObject({ type: 'session.refused', reason: 'unknown' });
     expect((await client.closed).code).toBe(4404);
   });
 
   it('resumes the same session after a lost connection and replays only the events after lastSeq', async () => {
-    server = await startTestServer();
+    await startServer();
     const first = await connect();
     const sessionId = first.welcome.sessionId as string;
     autoAnswer(first.client);
@@ -198,7 +186,7 @@ describe('reference server: the session', () => {
   });
 
   it('keeps running a turn while the socket is gone and replays what happened meanwhile', async () => {
-    server = await startTestServer();
+    await startServer();
     const first = await connect();
     first.client.send({ type: 'turn.start', prompt: 'edit' });
     const call = await first.client.waitFor((f) => f.type === 'tool.call');
@@ -216,7 +204,7 @@ describe('reference server: the session', () => {
   });
 
   it('hands the session to the newest socket when a resume arrives while the old one is still open', async () => {
-    server = await startTestServer();
+    await startServer();
     const first = await connect();
     const second = await connect(resumeOf(first.welcome, 0));
     expect(second.welcome.resumed).toBe(true);
@@ -227,7 +215,7 @@ describe('reference server: the session', () => {
 
   it('closes a session whose socket stays away past the resume window', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer, resumeWindowMs: 1000 });
+    const server = await startServer({ timer, resumeWindowMs: 1000 });
     const { client, welcome } = await connect();
     await client.terminate();
     await new Promise((r) => setImmediate(r));
@@ -241,10 +229,9 @@ describe('reference server: the session', () => {
   });
 
   it('sends closed to every session when the server shuts down', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client } = await connect();
     await server.close();
     expect(client.events().at(-1)).toMatchObject({ type: 'closed', reason: 'shutdown' });
-    server = undefined;
   });
 });

@@ -1,22 +1,10 @@
 // @vitest-environment node
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ReferenceServer } from '../../server/server';
+import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../server/jcs';
 import { createManualTimer } from '../../server/timer';
-import { TestClient, autoAnswer, startTestServer, type Frame } from './helpers';
+import { TestClient, autoAnswer, useTestServer, type Frame } from './helpers';
 
-let server: ReferenceServer | undefined;
-const clients: TestClient[] = [];
-async function connect(hello: Frame = {}) {
-  const result = await TestClient.connect(server!.url, hello);
-  clients.push(result.client);
-  return result;
-}
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.socket.terminate();
-  await server?.close();
-  server = undefined;
-});
+const { startServer, connect } = useTestServer();
 
 const TERMINAL = ['settled', 'cancelled', 'failed'];
 
@@ -35,7 +23,7 @@ function deltasOf(client: TestClient, callId: string): string[] {
 
 describe('reference server: scripted turns', () => {
   it('streams a call as start, small argument fragments, then arguments-complete with the final value', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const { turnId } = await client.runTurn('search');
     const start = client.stream().find((f) => f.phase === 'start')!;
@@ -51,7 +39,7 @@ describe('reference server: scripted turns', () => {
   });
 
   it('reports a server tool’s progress and settles it ok without its output', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     await client.runTurn('search');
     const callId = client.stream()[0]!.callId as string;
@@ -64,7 +52,7 @@ describe('reference server: scripted turns', () => {
   });
 
   it('goes from start straight to arguments-complete for a model that does not stream arguments', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     await client.runTurn('no-stream');
     const callId = client.stream()[0]!.callId as string;
@@ -77,7 +65,7 @@ describe('reference server: scripted turns', () => {
   });
 
   it('ends a call with failed and a message when the model stops mid-arguments, and the turn ends failed', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     const { ended } = await client.runTurn('stop');
     expect(ended.status).toBe('failed');
@@ -91,7 +79,7 @@ describe('reference server: scripted turns', () => {
   });
 
   it('streams a long argument in small fragments while legacy previews stay linear in size', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     autoAnswer(client);
     await client.runTurn('long', { params: { size: 12_000 } });
@@ -111,7 +99,7 @@ describe('reference server: scripted turns', () => {
   });
 
   it('interleaves the fragments of parallel calls in one response, each with exactly one terminal event', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     autoAnswer(client, (call) => ({ ok: true, output: { title: (call.arguments as Frame).title } }));
     const { ended } = await client.runTurn('parallel');
@@ -132,7 +120,7 @@ describe('reference server: scripted turns', () => {
   });
 
   it('answers INVALID without running a server tool whose arguments fail its schema', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     await client.runTurn('invalid');
     const callId = client.stream()[0]!.callId as string;
@@ -141,7 +129,7 @@ describe('reference server: scripted turns', () => {
   });
 
   it('answers FAILED for a tool that nobody hosts', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     await client.runTurn('unknown-tool');
     const start = client.stream()[0]!;
@@ -150,7 +138,7 @@ describe('reference server: scripted turns', () => {
   });
 
   it('runs a turn of several responses, each after the previous one has its results', async () => {
-    server = await startTestServer();
+    await startServer();
     const { client } = await connect();
     autoAnswer(client);
     client.send({ type: 'turn.start', prompt: 'tour' });
@@ -167,7 +155,7 @@ describe('reference server: scripted turns', () => {
   });
 
   it('records the effect of a server tool that writes, at its commit point', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const { client, welcome } = await connect();
     await client.runTurn('email');
     expect(server.effects).toEqual([
@@ -183,7 +171,7 @@ describe('reference server: scripted turns', () => {
 
   it('paces fragments on the injected clock at token speed, and faster with a higher speed', async () => {
     const timer = createManualTimer();
-    server = await startTestServer({ timer, speed: 1, tokenDelayMs: 30 });
+    await startServer({ timer, speed: 1, tokenDelayMs: 30 });
     const { client } = await connect();
     client.send({ type: 'turn.start', prompt: 'search' });
     await client.waitFor((f) => f.type === 'turn.started');
