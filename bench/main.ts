@@ -4,7 +4,7 @@
  * bench/results.json, and exits non-zero when a gate fails.
  *
  *   npm run bench                  all sections
- *   npm run bench -- parser store  only these sections (parser, store, growth, memory, render, size)
+ *   npm run bench -- parser store  only these sections (parser, store, growth, memory, render, size, server)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ export interface Gate {
   kind: 'gate' | 'goal';
 }
 
-const SECTIONS = ['parser', 'store', 'growth', 'memory', 'render', 'size'] as const;
+const SECTIONS = ['parser', 'store', 'growth', 'memory', 'render', 'size', 'server'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const asked = process.argv.slice(2).filter((a): a is Section => (SECTIONS as readonly string[]).includes(a));
@@ -182,6 +182,28 @@ if (run('size')) {
   const sized = await benchSize();
   results.size = sized.rows;
   gates.push(...sized.gates);
+}
+
+if (run('server')) {
+  const { benchServer } = await import('./server');
+  const served = await benchServer();
+  console.log("\nThe reference server: another session's round trips while one sends frames as heavy as the limits allow\n");
+  console.log(
+    table(served.rows, [
+      ['sender', (r) => r.sender],
+      ['runs', (r) => String(r.runs)],
+      ['round trips', (r) => String(r.roundTrips)],
+      ['p50 ms', (r) => r.p50Ms.toFixed(1)],
+      ['p99 ms', (r) => r.p99Ms.toFixed(1)],
+      ['max ms', (r) => r.maxMs.toFixed(1)],
+      ['best run max ms', (r) => r.bestRunMaxMs.toFixed(1)],
+      ['slowest frame answered, ms', (r) => r.slowestFrameMs.toFixed(1)],
+      ['worst trip ÷ slowest frame', (r) => r.share.toFixed(2)],
+      ['last frame closed', (r) => r.lastClosed.join(', ')],
+    ]),
+  );
+  results.server = served.rows;
+  gates.push(...served.gates);
 }
 
 console.log('\nGates (fail the run) and goals (reported)\n');
