@@ -291,17 +291,26 @@ const outputEvents = () => [
   e.settled('o3', true),
 ];
 
-/** Each card shows its call's output: a preliminary one marked while it runs, the final one once settled, a failure's message. */
+/** The output schema of `web_search`, given to the list by tool name: its titles label the output's fields. */
+const outputSchemas = { web_search: { type: 'object', properties: { found: { title: 'Results found' }, top: { title: 'Best match' } } } };
+
+/**
+ * Each card shows its call's output: a preliminary one marked while it runs, the final one once
+ * settled (its fields labelled by the tool's output schema, from `outputSchemas`), a failure's message.
+ */
 export const Outputs: Story = {
   render: ({ speed, ...args }) => (
     <Scripted script={() => eventScript(outputEvents())} speed={speed}>
-      <ToolCallList {...args} />
+      <ToolCallList outputSchemas={outputSchemas} {...args} />
     </Scripted>
   ),
   play: async ({ canvasElement, canvas }) => {
     await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'settled']), { timeout: 30_000 });
     const [search, read, send] = cards(canvasElement) as [HTMLElement, HTMLElement, HTMLElement];
-    await expect(within(within(search).getByRole('group', { name: 'Output' })).getByText('tides.example/week', { exact: false })).toBeVisible();
+    const output = within(within(search).getByRole('group', { name: 'Output' }));
+    await expect(output.getByText('tides.example/week', { exact: false })).toBeVisible();
+    await expect(output.getByText('Results found')).toBeVisible();
+    await expect(output.getByText('Best match')).toBeVisible();
     await expect(within(read).getByText('notes/tides.md does not exist')).toBeVisible();
     await expect(within(read).queryByRole('group', { name: /^Output/ })).toBeNull();
     await expect(within(send).queryByRole('group', { name: /^Output/ })).toBeNull();

@@ -81,6 +81,23 @@ export const InvalidEdit: Story = {
   },
 };
 
+/** An edit past a bound of the schema (`exclusiveMinimum: 0`) stays in the editor too: the page checks it before any server does. */
+export const EditPastSchemaBound: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await proposeAndReview(canvasElement);
+    const inside = within(dialog);
+    await press(inside.getByRole('button', { name: 'Edit arguments' }));
+    const amount = await inside.findByRole('textbox', { name: 'Amount' });
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '0{Enter}');
+    await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
+    await expect(amount).toHaveAccessibleDescription('In euros, at most 1000 must be more than 0, got 0');
+    await expect(dialog).toHaveAttribute('data-status', 'editing');
+    await expect(ranText(canvasElement)).toBe('Nothing ran');
+  },
+};
+
 /** A saved edit is marked Edited, lists its changes from the model's arguments, and Approve runs exactly it. */
 export const EditedWithDiff: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,

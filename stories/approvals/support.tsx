@@ -32,7 +32,7 @@ export const transferSchema = {
   type: 'object',
   properties: {
     to: { type: 'string', title: 'Recipient' },
-    amount: { type: 'number', title: 'Amount', description: 'In euros, at most 1000' },
+    amount: { type: 'number', title: 'Amount', description: 'In euros, at most 1000', exclusiveMinimum: 0 },
     currency: { enum: ['EUR', 'USD'], title: 'Currency' },
     instant: { type: 'boolean', title: 'Instant transfer' },
     note: { type: 'object', title: 'Note', properties: { reference: { type: 'string', title: 'Reference' } } },
@@ -40,7 +40,7 @@ export const transferSchema = {
   required: ['to', 'amount', 'currency'],
 };
 
-/** The tool's own validator: the limit the schema check does not read. */
+/** The tool's own validator: a rule the schema does not say (a second signature above 1000). */
 export const transferEditing: ConfirmationEditing = {
   schema: transferSchema,
   validate: (draft) =>
