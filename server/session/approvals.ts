@@ -18,7 +18,7 @@ import type { CallState, SessionCore, Turn } from './model';
 
 export type ApprovalAnswer =
   | { approved: true; /** What runs: the arguments asked about, or the person's checked edit. */ arguments: unknown; edited: boolean; automatic: boolean }
-  | { approved: false; reason?: string; /** `INVALID` for an edit that is not valid; else the call is `REJECTED`. */ code?: 'REJECTED' | 'INVALID' };
+  | { approved: false; reason?: string; /** `INVALID` for an edit that is not valid; else the call is `REJECTED`. */ code?: 'REJECTED' | 'INVALID'; automatic?: boolean };
 
 /** How the gate asked: whether the person may edit, and for how long the request waits. */
 export interface ApprovalOptions {
@@ -106,7 +106,7 @@ export class Approvals {
     }
     this.settle(pending);
     if (!frame.approved) {
-      pending.resolve({ approved: false, ...(frame.reason !== undefined ? { reason: frame.reason } : {}) });
+      pending.resolve({ approved: false, ...(frame.reason !== undefined ? { reason: frame.reason } : {}), ...(frame.automatic === true ? { automatic: true } : {}) });
       return;
     }
     const automatic = frame.automatic === true;

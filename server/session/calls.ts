@@ -12,6 +12,9 @@ import type { AppQueue } from './app-queue';
 import type { Approvals } from './approvals';
 import type { CallState, SessionCore } from './model';
 
+/** What the effect record keeps of an approval: a grant's answer (`automatic`) or a person's, and whether it was an edit. */
+type EffectApproval = { automatic: boolean; edited: boolean };
+
 export class CallRunner {
   constructor(
     private readonly core: SessionCore,
@@ -44,7 +47,7 @@ export class CallRunner {
     const args = await this.passGate(call);
     if (args === undefined) return;
     if (tool) {
-      await this.runServerTool(call, tool, args.value);
+      await this.runServerTool(call, tool, args.value, args.approval);
       return;
     }
     if (!this.core.offersAppTool(call.name)) {
@@ -59,7 +62,7 @@ export class CallRunner {
    * seed 000: every call, server or app, passes through beforeToolCall first. Resolves with the
    * arguments that will run, or `undefined` when the call got its result here (or meanwhile).
    */
-  private async passGate(call: CallState): Promise<{ value: unknown } | undefined> {
+  private async passGate(call: CallState): Promise<{ value: unknown; approval?: EffectApproval } | undefined> {
     let args = call.arguments;
     const decision: GateDecision = await this.core.config.beforeToolCall({
       sessionId: this.core.id,
@@ -90,18 +93,18 @@ export class CallRunner {
         // The person's reason is the call's result: it is what the model reads.
         const message = answer.reason ?? 'declined by the user';
         const code = answer.code ?? 'REJECTED';
-        this.refuseWrite(call, args, code, message);
+        this.refuseWrite(call, args, code, message, { automatic: answer.automatic === true, edited: false });
         this.settle(call, { ok: false, code, message });
         return undefined;
       }
       // What runs is exactly what was approved: the arguments asked about, or the person's checked edit.
-      args = answer.arguments;
+      return { value: answer.arguments, approval: { automatic: answer.automatic, edited: answer.edited } };
     }
     return { value: args };
   }
 
   /** A write tool that did not run leaves a refused entry in the effect record. */
-  private refuseWrite(call: CallState, args: unknown, code: string, reason: string): void {
+  private refuseWrite(call: CallState, args: unknown, code: string, reason: string, approval?: EffectApproval): void {
     if (call.location !== 'server' || call.effect !== 'write') return;
     this.core.config.records.addEffect({
       source: 'server-tool',
@@ -115,14 +118,15 @@ export class CallRunner {
       reason,
       callId: call.callId,
       turnId: call.turn.id,
+      ...(approval ? { approval } : {}),
     });
   }
 
-  private async runServerTool(call: CallState, tool: ServerTool, args: unknown): Promise<void> {
+  private async runServerTool(call: CallState, tool: ServerTool, args: unknown, approval?: EffectApproval): Promise<void> {
     const problems = validateAgainstSchema(tool.parameters, args);
     if (problems.length > 0) {
       const message = problems.join('; ');
-      this.refuseWrite(call, args, 'INVALID', message);
+      this.refuseWrite(call, args, 'INVALID', message, approval);
       this.settle(call, { ok: false, code: 'INVALID', message });
       return;
     }
@@ -138,6 +142,7 @@ export class CallRunner {
         ...fields,
         callId: call.callId,
         turnId: call.turn.id,
+        ...(approval ? { approval } : {}),
       });
     const context: ServerToolContext = {
       signal: call.abort.signal,

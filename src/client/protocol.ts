@@ -314,6 +314,8 @@ export interface ReferenceEffect {
   responseDropped?: boolean;
   callId?: string;
   turnId?: string;
+  /** For a call that waited for an approval: whether a grant answered it (`automatic`) and whether it ran an edit. */
+  approval?: { automatic: boolean; edited: boolean };
 }
 
 /**

@@ -34,7 +34,9 @@ describe('reference server: edit, then approve', () => {
     const edit = { version: '2.7.0', environment: 'staging', service: 'billing' };
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, arguments: edit, fingerprint: fingerprintOf(edit) });
     expect(await settledOf(client, request)).toMatchObject({ ok: true });
-    expect(accepted()).toEqual([expect.objectContaining({ toolName: 'deploy_service', arguments: edit, argumentsHash: fingerprintOf(edit) })]);
+    expect(accepted()).toEqual([
+      expect.objectContaining({ toolName: 'deploy_service', arguments: edit, argumentsHash: fingerprintOf(edit), approval: { automatic: false, edited: true } }),
+    ]);
   });
 
   it('refuses edited arguments on a request it did not mark editable, and runs nothing', async () => {
@@ -71,7 +73,8 @@ describe('reference server: edit, then approve', () => {
     const { client, request } = await gated({ editable: true });
     client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments), automatic: true });
     expect(await settledOf(client, request)).toMatchObject({ ok: true });
-    expect(accepted()).toEqual([expect.objectContaining({ arguments: request.arguments })]);
+    // A grant's answer: the effect record says so, beside the arguments.
+    expect(accepted()).toEqual([expect.objectContaining({ arguments: request.arguments, approval: { automatic: true, edited: false } })]);
   });
 });
 
@@ -114,5 +117,13 @@ describe('reference server: deny with a reason', () => {
       code: 'REJECTED',
       message: 'billing is frozen this week',
     });
+    expect(server().effects).toEqual([expect.objectContaining({ toolName: 'deploy_service', outcome: 'refused', code: 'REJECTED', approval: { automatic: false, edited: false } })]);
+  });
+
+  it("records a grant's deny as automatic in the effect record", async () => {
+    const { client, request } = await gated({});
+    client.send({ type: 'tool.approval', requestId: request.requestId, approved: false, reason: 'denied for this session', automatic: true });
+    expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
+    expect(server().effects).toEqual([expect.objectContaining({ outcome: 'refused', reason: 'denied for this session', approval: { automatic: true, edited: false } })]);
   });
 });
