@@ -13,6 +13,7 @@ const meta = {
     status: { control: 'select', options: ['pending', 'streaming', 'issued', 'settled', 'cancelled', 'failed'] },
     code: { control: 'select', options: [undefined, 'INTERRUPTED', 'REJECTED', 'INVALID', 'TIMEOUT', 'FAILED'] },
     approval: { control: 'select', options: [undefined, 'awaiting', 'approved', 'denied', 'expired'] },
+    appStatus: { control: 'select', options: [undefined, 'queued', 'validating', 'awaiting-approval', 'running'] },
   },
 } satisfies Meta<typeof ToolStatusBadge>;
 export default meta;
@@ -27,6 +28,10 @@ export const Streaming: Story = { args: { status: 'streaming' }, play: says('Wri
 export const Issued: Story = { args: { status: 'issued' }, play: says('Running', 'open') };
 /** Issued, but waiting for a person: never "Running" until they approve. */
 export const AwaitingApproval: Story = { args: { status: 'issued', approval: 'awaiting' }, play: says('Awaiting approval', 'open') };
+/** An app tool's call behind another call of the page: not running yet. */
+export const AppCallQueued: Story = { args: { status: 'issued', appStatus: 'queued' }, play: says('Waiting its turn', 'open') };
+/** An app tool's call whose arguments its validator is still checking: not running yet. */
+export const AppCallValidating: Story = { args: { status: 'issued', appStatus: 'validating' }, play: says('Checking arguments', 'open') };
 export const SettledOk: Story = { args: { status: 'settled', ok: true }, play: says('Done', 'ok') };
 export const SettledInterrupted: Story = { args: { status: 'settled', ok: false, code: 'INTERRUPTED' }, play: says('Interrupted', 'error') };
 export const SettledRejected: Story = { args: { status: 'settled', ok: false, code: 'REJECTED' }, play: says('Rejected', 'error') };

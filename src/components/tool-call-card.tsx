@@ -47,7 +47,7 @@ export const ToolCallCard = memo(
   forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ callId, store, schema, outputSchema, clock, className, ...rest }, ref) {
     const call = useToolCall(callId, store);
     // For an app tool this page ran, its own answer says why it failed when the server's settled does not.
-    const { result: appResult } = useAppToolCall(callId);
+    const { call: appCall, result: appResult } = useAppToolCall(callId);
     const labels = useLabels();
     const { ms, final } = useCallDuration(call, clock && { clock });
     const nameId = useId();
@@ -80,7 +80,7 @@ export const ToolCallCard = memo(
           <span id={nameId} className="toolgate-card-name">
             {call.name}
           </span>
-          <ToolStatusBadge status={status} ok={call.ok} code={call.code} approval={call.approval} />
+          <ToolStatusBadge status={status} ok={call.ok} code={call.code} approval={call.approval} appStatus={appCall?.status} />
           {call.location && <span className="toolgate-chip">{labels.location[call.location]}</span>}
           {call.risk && (
             <span className="toolgate-chip" data-risk={call.risk}>

@@ -1,5 +1,6 @@
 import { forwardRef, type ComponentPropsWithoutRef } from 'react';
 import type { ToolCallStatus } from '../core/call-lifecycle';
+import type { AppCallStatus } from '../core/app-tools/types';
 import type { ToolApproval } from '../core/local-events';
 import { callOutcome, statusText, useLabels } from '../hooks/labels';
 import { cx } from './cx';
@@ -18,6 +19,8 @@ export interface ToolStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'spa
   code?: string | undefined;
   /** Where the call stands with a person's approval: `awaiting` reads "Awaiting approval", never "Running". */
   approval?: ToolApproval | undefined;
+  /** For an app tool this page runs, its call's status in the page: `queued` and `validating` read "Waiting its turn" and "Checking arguments", never "Running". */
+  appStatus?: AppCallStatus | undefined;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface ToolStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'spa
  * <ToolStatusBadge status={call.status} ok={call.ok} code={call.code} />
  */
 export const ToolStatusBadge = forwardRef<HTMLSpanElement, ToolStatusBadgeProps>(function ToolStatusBadge(
-  { status, ok, code, approval, className, ...rest },
+  { status, ok, code, approval, appStatus, className, ...rest },
   ref,
 ) {
   const labels = useLabels();
@@ -41,8 +44,9 @@ export const ToolStatusBadge = forwardRef<HTMLSpanElement, ToolStatusBadgeProps>
       data-outcome={callOutcome({ status, ok })}
       data-code={status === 'settled' && ok === false ? (code ?? 'FAILED') : undefined}
       data-approval={approval}
+      data-app-status={appStatus}
     >
-      {statusText(labels, { status, ok, code, approval })}
+      {statusText(labels, { status, ok, code, approval, appStatus })}
     </span>
   );
 });

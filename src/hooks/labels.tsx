@@ -1,5 +1,6 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { isTerminalStatus, type ToolCallStatus } from '../core/call-lifecycle';
+import type { AppCallStatus } from '../core/app-tools/types';
 import type { ToolCall } from '../core/tool-call';
 import type { ToolLocation, ToolResultCode, ToolRisk } from '../core/wire';
 import { defaultConfirmLabels, type ConfirmToolLabels } from './confirm-labels';
@@ -64,6 +65,8 @@ export interface ToolgateLabels {
   announce: (name: string, status: string) => string;
   /** A call waiting for a person's approval (its card shows Approve and Deny, `labels.confirm`). */
   awaitingApproval: string;
+  /** An app tool's call in this page before it runs: behind another call of the page (`queued`), or while its arguments are checked (`validating`). */
+  appCall: { queued: string; validating: string };
   /** A call whose approval waits behind others shown first (Approve works once it is shown). */
   approvalQueued: (count: number, formatted: string) => string;
   /** A call's output: the result its runtime sent, or the answer of an app tool this page ran. */
@@ -161,6 +164,7 @@ export const defaultLabels: ToolgateLabels = {
     [`${name}: ${status}`, `started ${start}`, writing && `arguments ${writing}`, running && `ran ${running}`].filter(Boolean).join(', '),
   announce: (name, status) => `${name}: ${status}`,
   awaitingApproval: 'Awaiting approval',
+  appCall: { queued: 'Waiting its turn', validating: 'Checking arguments' },
   approvalQueued: (count, formatted) => (count === 1 ? 'After 1 earlier request' : `After ${formatted} earlier requests`),
   output: 'Output',
   outputPreliminary: 'Preliminary',
@@ -265,9 +269,14 @@ export function useLabels(): ToolgateLabels {
  * @example
  * statusText(useLabels(), call) // 'Running', 'Awaiting approval', or 'Rejected' for a settled call with code REJECTED
  */
-export function statusText(labels: ToolgateLabels, call: Pick<ToolCall, 'status' | 'ok' | 'code'> & { readonly approval?: ToolCall['approval'] }): string {
+export function statusText(
+  labels: ToolgateLabels,
+  call: Pick<ToolCall, 'status' | 'ok' | 'code'> & { readonly approval?: ToolCall['approval']; readonly appStatus?: AppCallStatus | undefined },
+): string {
   // A call that waits for a person is not running: it says so until they decide (or it ends).
   if (call.approval === 'awaiting' && !isTerminalStatus(call.status)) return labels.awaitingApproval;
+  // Nor is an app tool's call that waits its turn in the page, or whose arguments are being checked.
+  if (!isTerminalStatus(call.status) && (call.appStatus === 'queued' || call.appStatus === 'validating')) return labels.appCall[call.appStatus];
   if (call.status !== 'settled' || call.ok !== false) return labels.status[call.status];
   return outcomeText(labels, false, call.code);
 }

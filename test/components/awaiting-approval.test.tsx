@@ -110,3 +110,53 @@ describe("useAppTool's status while its call waits for a person", () => {
     await waitFor(() => expect(seen.view?.status).toBe('idle'));
   }, 20_000);
 });
+
+describe("an app tool's call before it runs", () => {
+  it('reads "Waiting its turn" behind another call of the page, then "Checking arguments" while its validator works, never "Running" until it runs', async () => {
+    const session = createScriptedSession();
+    let releaseRun!: () => void;
+    const running = new Promise<void>((resolve) => (releaseRun = resolve));
+    let releaseCheck!: () => void;
+    const checked = new Promise<void>((resolve) => (releaseCheck = resolve));
+    let checks = 0;
+    // A validator that takes its time on the second call (an async refinement, say).
+    const validate = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: async (value: unknown) => {
+          if (++checks === 2) await checked;
+          return { value: value as { n: number } };
+        },
+      },
+    };
+    function Work() {
+      useAppTool({ name: 'work', validate, run: ({ n }) => (n === 1 ? running.then(() => 'first') : 'second') });
+      return null;
+    }
+    render(
+      <StrictMode>
+        <ToolgateProvider session={session}>
+          <Work />
+          <ToolCallList />
+        </ToolgateProvider>
+      </StrictMode>,
+    );
+    const badges = () => screen.getAllByRole('article').map((card) => within(card).getByText(/./, { selector: '.toolgate-badge' }).textContent);
+    act(() => {
+      for (const [callId, n] of [['w1', 1], ['w2', 2]] as const) callEvents(callId, { name: 'work', arguments: { n }, outcome: 'open', location: 'app' }).forEach((event) => session.emit(event));
+    });
+    const first = session.callTool({ callId: 'w1', turnId: 't1', name: 'work', arguments: { n: 1 } });
+    const second = session.callTool({ callId: 'w2', turnId: 't1', name: 'work', arguments: { n: 2 } });
+    await waitFor(() => expect(badges()).toEqual(['Running', 'Waiting its turn']));
+    expect(screen.getAllByText('Waiting its turn')[0]).toHaveAttribute('data-app-status', 'queued');
+    releaseRun();
+    await expect(first).resolves.toEqual({ ok: true, output: 'first' });
+    // The server settles the first once it has the page's answer.
+    act(() => session.emit({ type: 'tool.stream', phase: 'settled', callId: 'w1', ok: true }));
+    await waitFor(() => expect(badges()).toEqual(['Done', 'Checking arguments']));
+    releaseCheck();
+    await expect(second).resolves.toEqual({ ok: true, output: 'second' });
+    expect(badges()).toEqual(['Done', 'Running']);
+  }, 20_000);
+});
