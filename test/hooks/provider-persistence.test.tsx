@@ -6,7 +6,7 @@
  * into the controller of the page that resumes it, before a request sent again can reach it.
  */
 import { StrictMode, useEffect } from 'react';
-import { act, render } from '@testing-library/react';
+import { act, render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ToolgateProvider, createSessionPersistence, useAppToolHost, useConfirmationController, type ConfirmationController } from 'toolgate';
 import { createScriptedSession } from 'toolgate/testing';
@@ -59,8 +59,7 @@ describe('ToolgateProvider with a session kept across a reload', () => {
     const runs: string[] = [];
     const before = mount(storage, runs);
     act(() => void before.callTool({ callId: 'c1', name: 'send', arguments: {} }));
-    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
-    expect(runs).toEqual(['c1']);
+    await waitFor(() => expect(runs).toEqual(['c1']));
 
     const after = mount(storage.copy(), runs);
     const answer = await act(() => after.callTool({ callId: 'c1', name: 'send', arguments: {} }));
@@ -90,10 +89,12 @@ describe('ToolgateProvider with a session kept across a reload', () => {
     act(() =>
       after.emit({ type: 'tool.approval-request', requestId: 'apr_1', callId: 'c9', name: 'issue_refund', arguments: { orderId: 'ord_1' }, risk: 'high', resent: true }),
     );
-    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
-    expect(after.sent.filter((m) => m.type === 'tool.approval')).toEqual([
-      expect.objectContaining({ type: 'tool.approval', requestId: 'apr_1', approved: false, automatic: true }),
-    ]);
+    // The answer is bound to the request's fingerprint, which takes a digest first: wait for it, not for one tick.
+    await waitFor(() =>
+      expect(after.sent.filter((m) => m.type === 'tool.approval')).toEqual([
+        expect.objectContaining({ type: 'tool.approval', requestId: 'apr_1', approved: false, automatic: true }),
+      ]),
+    );
     // A revoke on the new page is kept too: a second reload finds one grant.
     act(() => void after.controller.grants.revoke(after.controller.grants.find('search_docs')!.id));
     const third = mount(reloaded.copy(), []);

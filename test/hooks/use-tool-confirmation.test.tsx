@@ -314,8 +314,7 @@ describe("the server's approval gate, when the call ends first", () => {
     });
     await waitFor(() => expect(into.current?.status).toBe('reviewing'));
     act(() => session.emit(e.cancelled('c9')));
-    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
-    expect(into.current?.status).toBe('reviewing');
+    await waitFor(() => expect(into.current?.status).toBe('reviewing'));
     act(() => void into.current?.approve());
     const answer = await session.waitForMessage('tool.approval');
     expect(answer).toMatchObject({ requestId: 'r1', approved: true });
