@@ -99,6 +99,7 @@ function check(schema: unknown, value: unknown, path: string): JsonSchemaCheck {
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** The numeric, length and size bounds that apply to `value`'s kind; a malformed bound is not read. */
 function checkBounds(s: Record<string, unknown>, value: unknown, path: string): JsonSchemaCheck {
@@ -111,11 +112,11 @@ function checkBounds(s: Record<string, unknown>, value: unknown, path: string): 
     // Code points, not UTF-16 units: an emoji is one character to JSON Schema.
     let length = 0;
     for (const _ of value) length++;
-    if (isCount(s.minLength) && length < s.minLength) return fail(path, `must have at least ${s.minLength} characters, got ${length}`);
-    if (isCount(s.maxLength) && length > s.maxLength) return fail(path, `must have at most ${s.maxLength} characters, got ${length}`);
+    if (isCount(s.minLength) && length < s.minLength) return fail(path, `must have at least ${count(s.minLength, 'character')}, got ${length}`);
+    if (isCount(s.maxLength) && length > s.maxLength) return fail(path, `must have at most ${count(s.maxLength, 'character')}, got ${length}`);
   } else if (Array.isArray(value)) {
-    if (isCount(s.minItems) && value.length < s.minItems) return fail(path, `must have at least ${s.minItems} items, got ${value.length}`);
-    if (isCount(s.maxItems) && value.length > s.maxItems) return fail(path, `must have at most ${s.maxItems} items, got ${value.length}`);
+    if (isCount(s.minItems) && value.length < s.minItems) return fail(path, `must have at least ${count(s.minItems, 'item')}, got ${value.length}`);
+    if (isCount(s.maxItems) && value.length > s.maxItems) return fail(path, `must have at most ${count(s.maxItems, 'item')}, got ${value.length}`);
   }
   return OK;
 }

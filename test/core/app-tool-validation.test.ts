@@ -87,10 +87,10 @@ describe('checkJsonSchema', () => {
     [{ maximum: 1_000_000 }, 5_000_000, 'must be at most 1000000, got 5000000'],
     [{ exclusiveMinimum: 0 }, 0, 'must be more than 0, got 0'],
     [{ exclusiveMaximum: 10 }, 10, 'must be less than 10, got 10'],
-    [{ minLength: 1 }, '', 'must have at least 1 characters, got 0'],
+    [{ minLength: 1 }, '', 'must have at least 1 character, got 0'],
     [{ maxLength: 3 }, 'abcd', 'must have at most 3 characters, got 4'],
-    [{ minItems: 1 }, [], 'must have at least 1 items, got 0'],
-    [{ maxItems: 1 }, [1, 2], 'must have at most 1 items, got 2'],
+    [{ minItems: 1 }, [], 'must have at least 1 item, got 0'],
+    [{ maxItems: 2 }, [1, 2, 3], 'must have at most 2 items, got 3'],
   ])('refuses a value outside the bound %j: %j', (bound, value, expectation) => {
     expect(checkJsonSchema({ properties: { a: bound } }, { a: value })).toEqual({ ok: false, path: 'arguments.a', message: `arguments.a: ${expectation}` });
   });
