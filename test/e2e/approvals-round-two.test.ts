@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, expectCleanSession, openDemo, serverHas, startStack, turnEnded, type Stack, type StartedTurn } from './harness';
+import { card, expectCleanSession, openDemo, sentFrames, serverHas, startStack, turnEnded, type Stack, type StartedTurn } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -55,18 +55,6 @@ async function startTurnByKeyboard(page: Page, prompt: string): Promise<StartedT
   await tabToButton(page, prompt);
   await page.keyboard.press('Enter');
   return { number: before + 1 };
-}
-
-/** The frames of `type` the page sends from now on (the page's socket, as Chromium sees it). */
-function sentFrames(page: Page, type: string): Record<string, unknown>[] {
-  const frames: Record<string, unknown>[] = [];
-  page.on('websocket', (socket) => {
-    socket.on('framesent', ({ payload }) => {
-      const frame = JSON.parse(String(payload)) as Record<string, unknown>;
-      if (frame['type'] === type) frames.push(frame);
-    });
-  });
-  return frames;
 }
 
 const effectsOf = (sessionId: string, toolName: string) => stack.server.effects.filter((e) => e.sessionId === sessionId && e.toolName === toolName);

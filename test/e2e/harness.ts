@@ -137,6 +137,18 @@ export async function serverHas(check: () => void): Promise<void> {
   check();
 }
 
+/** Every frame of `type` the page sends from now on (on any socket it opens, as Chromium sees it), decoded. */
+export function sentFrames(page: Page, type: string): Record<string, unknown>[] {
+  const frames: Record<string, unknown>[] = [];
+  page.on('websocket', (socket) => {
+    socket.on('framesent', ({ payload }) => {
+      const frame = JSON.parse(String(payload)) as Record<string, unknown>;
+      if (frame['type'] === type) frames.push(frame);
+    });
+  });
+  return frames;
+}
+
 /**
  * A session's end as a test expects it: the server ignored none of its messages (a second answer
  * to one call would be one) and the page logged no error; with `nothingAccepted`, the server also

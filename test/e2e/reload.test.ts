@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
 import { defaultBeforeToolCall } from '../../server/agent-tools';
-import { card, expectCleanSession, openDemo, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
+import { card, expectCleanSession, openDemo, sentFrames, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -44,18 +44,6 @@ function callIdOf(sessionId: string, name: string): string {
   const start = serverEvents(sessionId).find((e) => e['phase'] === 'start' && e['name'] === name);
   if (!start) throw new Error(`no call of ${name} started yet`);
   return start['callId'] as string;
-}
-
-/** Every frame of `type` the page sends from now on (on any socket it opens), decoded. */
-function sentFrames(page: Page, type: string): Record<string, unknown>[] {
-  const frames: Record<string, unknown>[] = [];
-  page.on('websocket', (socket) => {
-    socket.on('framesent', ({ payload }) => {
-      const frame = JSON.parse(String(payload)) as Record<string, unknown>;
-      if (frame['type'] === type) frames.push(frame);
-    });
-  });
-  return frames;
 }
 
 /** The callIds of the edits the page's document shows, in the order applied. */
