@@ -38,6 +38,15 @@ const Dialog = ({ speed, proposals }: { speed: number; proposals: readonly Propo
 
 /* ------------------------------------------------------------ edit, then approve */
 
+/** Review the transfer, open its editor, and find the Amount field (the start of every edit story below). */
+async function editAmount(canvasElement: HTMLElement) {
+  const dialog = await proposeAndReview(canvasElement);
+  const inside = within(dialog);
+  await press(inside.getByRole('button', { name: 'Edit arguments' }));
+  const amount = (await inside.findByRole('textbox', { name: 'Amount' })) as HTMLInputElement;
+  return { dialog, inside, amount };
+}
+
 /** Edit arguments opens a form of the tool's schema: the first field has focus; nothing can be approved meanwhile. */
 export const Editing: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
@@ -64,10 +73,7 @@ export const Editing: Story = {
 export const InvalidEdit: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
   play: async ({ canvasElement }) => {
-    const dialog = await proposeAndReview(canvasElement);
-    const inside = within(dialog);
-    await press(inside.getByRole('button', { name: 'Edit arguments' }));
-    const amount = await inside.findByRole('textbox', { name: 'Amount' });
+    const { dialog, amount } = await editAmount(canvasElement);
     amount.focus();
     await userEvent.keyboard('0');
     await expect(amount).toHaveValue('5000');
@@ -85,10 +91,7 @@ export const InvalidEdit: Story = {
 export const EditPastSchemaBound: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
   play: async ({ canvasElement }) => {
-    const dialog = await proposeAndReview(canvasElement);
-    const inside = within(dialog);
-    await press(inside.getByRole('button', { name: 'Edit arguments' }));
-    const amount = await inside.findByRole('textbox', { name: 'Amount' });
+    const { dialog, amount } = await editAmount(canvasElement);
     await userEvent.clear(amount);
     await userEvent.type(amount, '0{Enter}');
     await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
@@ -102,10 +105,7 @@ export const EditPastSchemaBound: Story = {
 export const EditedWithDiff: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
   play: async ({ canvasElement }) => {
-    const dialog = await proposeAndReview(canvasElement);
-    const inside = within(dialog);
-    await press(inside.getByRole('button', { name: 'Edit arguments' }));
-    const amount = await inside.findByRole('textbox', { name: 'Amount' });
+    const { dialog, inside, amount } = await editAmount(canvasElement);
     amount.focus();
     await userEvent.keyboard('{Backspace}{Backspace}{Backspace}120');
     const instant = inside.getByRole('checkbox', { name: 'Instant transfer' });
