@@ -4,9 +4,10 @@
  * bench/results.json, and exits non-zero when a gate fails.
  *
  *   npm run bench                  all sections
- *   npm run bench -- parser store  only these sections (parser, store, growth, memory, render, size, server)
+ *   npm run bench -- parser store  only these sections (parser, store, growth, memory, render, size, server);
+ *                                  `size` also builds small Vite apps to measure what the kit adds at first load
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchParser, FRAME, measureWideOpenArray, type ParserRow } from './parser';
 import { benchThroughput, measureCostPerCall, measureWideThroughStore } from './store';
@@ -182,6 +183,10 @@ if (run('size')) {
   const sized = await benchSize();
   results.size = sized.rows;
   gates.push(...sized.gates);
+  const { benchAppSize } = await import('./app-size');
+  const app = await benchAppSize(process.cwd());
+  results.appSize = app.rows;
+  gates.push(...app.gates);
 }
 
 if (run('server')) {
@@ -209,10 +214,9 @@ if (run('server')) {
 console.log('\nGates (fail the run) and goals (reported)\n');
 console.log(table(gates, [['', (g) => (g.pass ? 'pass' : g.kind === 'gate' ? 'FAIL' : 'miss')], ['kind', (g) => g.kind], ['what', (g) => g.name], ['measured', (g) => g.measured], ['limit', (g) => g.limit]]));
 results.gates = gates;
-// Sections not run this time keep their last figures (with the date they were measured).
+// The file holds one run and says which sections it ran: figures of different runs never sit side by side.
+results.sections = SECTIONS.filter(run);
 const file = join(process.cwd(), 'bench', 'results.json');
-const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-const merged: Record<string, unknown> = { ...previous, ...results, gates: [...((previous.gates as Gate[] | undefined) ?? []).filter((g) => !gates.some((n) => n.name === g.name)), ...gates] };
-writeFileSync(file, JSON.stringify(merged, null, 2) + '\n');
-console.log('\nwrote bench/results.json');
+writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+console.log(`\nwrote bench/results.json (${(results.sections as string[]).join(', ')})`);
 process.exitCode = gates.some((g) => g.kind === 'gate' && !g.pass) ? 1 : 0;
