@@ -36,6 +36,9 @@ function storybookProject(name: string, initialGlobals: Record<string, unknown>)
         'zustand',
         'zustand/vanilla',
         '@radix-ui/react-dialog',
+        // CommonJS packages of the renderers and policies: pre-bundled once, not found mid-run.
+        'anser',
+        'shell-quote',
         // The bridges' stories run the real libraries in the page.
         'ai',
         'ai/test',

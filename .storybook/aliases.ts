@@ -13,5 +13,6 @@ export const alias = {
   'toolgate/ai-sdk': here('../src/bridges/ai-sdk/index.ts'),
   'toolgate/ag-ui': here('../src/bridges/ag-ui/index.ts'),
   'toolgate/policy': here('../src/core/policy/index.ts'),
+  'toolgate/renderers': here('../src/renderers/index.ts'),
   toolgate: here('../src/index.ts'),
 };

@@ -29,14 +29,15 @@ const started = Date.now();
 rmSync(out, { recursive: true, force: true });
 run(join(root, 'node_modules', '.bin', 'tsdown'), ['--log-level', 'warn']);
 
-// 'use client' marks the React entry for frameworks with server components (Next.js): it must be
+// 'use client' marks the React entries for frameworks with server components (Next.js): it must be
 // the file's first statement, and only there, since core, testing, adapters and client run anywhere.
+const REACT_ENTRIES = ['index.js', 'renderers.js'];
 const files = readdirSync('dist', { recursive: true }).map(String).filter((f) => f.endsWith('.js'));
 for (const file of files) {
   const text = readFileSync(join('dist', file), 'utf8');
   const marked = /^(['"])use client\1;?\s*$/m.test(text.split('\n')[0] ?? '');
-  if (file === 'index.js' && !marked) fail(`dist/index.js does not begin with 'use client'`);
-  if (file !== 'index.js' && /(['"])use client\1/.test(text)) fail(`dist/${file} says 'use client'; only the React entry may`);
+  if (REACT_ENTRIES.includes(file) && !marked) fail(`dist/${file} does not begin with 'use client'`);
+  if (!REACT_ENTRIES.includes(file) && /(['"])use client\1/.test(text)) fail(`dist/${file} says 'use client'; only the React entries may`);
 }
 
 // Every bare import of the built code must be a declared dependency or peer.
