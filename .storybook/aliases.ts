@@ -12,5 +12,6 @@ export const alias = {
   'toolgate/client': here('../src/client/index.ts'),
   'toolgate/ai-sdk': here('../src/bridges/ai-sdk/index.ts'),
   'toolgate/ag-ui': here('../src/bridges/ag-ui/index.ts'),
+  'toolgate/server': here('../src/server/index.ts'),
   toolgate: here('../src/index.ts'),
 };
