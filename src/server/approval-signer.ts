@@ -133,7 +133,12 @@ export interface ApprovalSigner {
   verify(token: unknown, decision: ApprovalTokenDecision): Promise<ApprovalVerification>;
 }
 
-/** The shortest secret accepted: as long as the HMAC-SHA-256 output (RFC 2104 section 3). */
+/**
+ * The shortest secret accepted, in bytes: as long as the HMAC-SHA-256 output (RFC 2104 section 3).
+ *
+ * @example
+ * const secret = crypto.getRandomValues(new Uint8Array(MIN_SECRET_BYTES)); // keep it, e.g. base64 in the server's environment
+ */
 export const MIN_SECRET_BYTES = 32;
 const PREFIX = 'tg1';
 const HEX64 = /^[0-9a-f]{64}$/;
