@@ -114,3 +114,15 @@ export {
   type ToolGrantsState,
 } from './tool-grants';
 export { descriptorFromMcpTool, type McpDescriptorOptions, type McpToolAnnotations, type McpToolLike } from './mcp-descriptors';
+
+// Proof: the audit trail, a hash chain of each call's request, decision, run and result
+export type { AuditDecider, AuditDecisionKind, AuditRecord } from './audit/audit-record';
+export {
+  verifyAuditLog,
+  type AuditBreakReason,
+  type AuditCheckpoint,
+  type AuditVerification,
+  type VerifyAuditLogOptions,
+} from './audit/verify-audit-log';
+export { AuditLogError, createAuditLog, type AuditEntry, type AuditLog, type AuditLogOptions, type AuditLogState } from './audit/audit-log';
+export { auditLogToJsonLines, parseAuditJsonLines, type AuditImport } from './audit/audit-json-lines';

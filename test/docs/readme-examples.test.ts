@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /** The sections whose examples are complete programs. */
-const CHECKED = ['With the AI SDK', 'With AG-UI', 'With a provider stream'];
+const CHECKED = ['With the AI SDK', 'With AG-UI', 'With a provider stream', 'Approvals any server can verify'];
 
 interface Example {
   section: string;

@@ -34,7 +34,7 @@ const restore = [
   spy(process, 'on'),
 ];
 const entries = {};
-for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate/ai-sdk', 'toolgate/ag-ui', 'toolgate/policy', 'toolgate/renderers', 'toolgate']) {
+for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate/ai-sdk', 'toolgate/ag-ui', 'toolgate/policy', 'toolgate/renderers', 'toolgate/server', 'toolgate']) {
   entries[name] = await import(name);
 }
 restore.forEach((undo) => undo());
@@ -59,7 +59,7 @@ const globalsOf = (specifier) => {
   assert.equal(child.status, 0, `importing ${specifier} in a fresh process failed: ${child.stderr}`);
   return JSON.parse(child.stdout);
 };
-for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client']) {
+for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate/server']) {
   assert.deepEqual(globalsOf(name), [], `importing ${name} in a fresh process added globals`);
 }
 const radixGlobals = globalsOf('@radix-ui/react-dialog');
@@ -127,8 +127,16 @@ if (errors.length > 0) {
   const lines = [...new Set(errors.map((text) => `${text.split('\n')[0].slice(0, 160)} (${text.split('\n')[1]?.trim() ?? ''})`))];
   assert.fail(`rendering logged ${errors.length} errors:\n${lines.join('\n')}`);
 }
+// toolgate/server from the installed package: a token signed here verifies once, in plain Node.
+const { createApprovalSigner } = entries['toolgate/server'];
+const signer = createApprovalSigner({ secret: 'a smoke-test secret of at least 32 bytes' });
+const approved = { toolName: 'transfer', argumentsFingerprint: '0'.repeat(64) };
+const token = await signer.sign({ sessionId: 's1', callId: 'c1', editable: false, ...approved });
+assert.equal((await signer.verify(token, approved)).ok, true, 'toolgate/server did not verify its own token');
+assert.deepEqual(await signer.verify(token, approved).then((r) => r.reason), 'already-used', 'toolgate/server accepted a token twice');
+
 // The stylesheet resolves through the exports map and holds the kit's classes.
 const { readFile } = await import('node:fs/promises');
 const css = await readFile(new URL(import.meta.resolve('toolgate/styles.css')), 'utf8');
 assert.match(css, /\.toolgate-/, 'toolgate/styles.css does not hold the kit\'s classes');
-console.log(`ok: React ${React.version}: ${Object.keys(entries).length} entries imported without import-time work; ToolCallList, ConfirmToolDialog, ArgumentsPreview and ToolStatusBadge rendered on the server; styles.css resolved`);
+console.log(`ok: React ${React.version}: ${Object.keys(entries).length} entries imported without import-time work; ToolCallList, ConfirmToolDialog, ArgumentsPreview and ToolStatusBadge rendered on the server; an approval token signed and verified once; styles.css resolved`);
