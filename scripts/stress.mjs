@@ -94,11 +94,13 @@ function runOnce() {
       let passed = 0;
       let failed = 0;
       const failures = [];
+      const durations = [];
       if (existsSync(report)) {
         const json = JSON.parse(readFileSync(report, 'utf8'));
         passed = json.numPassedTests;
         failed = json.numFailedTests;
         for (const file of json.testResults) {
+          for (const t of file.assertionResults) durations.push({ name: `${file.name.replace(`${root}/`, '')} > ${t.fullName}`, ms: t.duration ?? 0 });
           const tests = file.assertionResults.filter((t) => t.status === 'failed');
           for (const t of tests) failures.push(`${file.name.replace(`${root}/`, '')} > ${t.fullName}${t.failureMessages?.[0] ? `: ${t.failureMessages[0].split('\n').find((l) => l.trim()) ?? ''}` : ''}`);
           // A file that fails to load fails without a failed test: count it once.
@@ -113,7 +115,8 @@ function runOnce() {
         failures.push(`vitest exited with code ${code}`);
         failed = 1;
       }
-      resolve({ passed, failed, failures });
+      const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, 3).map((d) => `${(d.ms / 1000).toFixed(1)} s ${d.name}`);
+      resolve({ passed, failed, failures, slowest });
     });
   });
 }
@@ -126,13 +129,14 @@ const lines = [];
 let failedRuns = 0;
 for (let run = 1; run <= options.runs; run++) {
   const started = Date.now();
-  const { passed, failed, failures } = await runOnce();
+  const { passed, failed, failures, slowest } = await runOnce();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (failed > 0) failedRuns++;
   const line = `run ${run}: ${passed} passed, ${failed} failed (${seconds} s, load average ${load()})`;
-  lines.push(line, ...failures.map((f) => `  FAILED ${f}`));
+  const details = [...failures.map((f) => `  FAILED ${f}`), ...slowest.map((d) => `  slowest: ${d}`)];
+  lines.push(line, ...details);
   console.log(`\n${line}`);
-  for (const f of failures) console.log(`  FAILED ${f}`);
+  for (const d of details) console.log(d);
 }
 endAll();
 rmSync(report, { force: true });
