@@ -50,6 +50,10 @@ function storybookProject(name: string, initialGlobals: Record<string, unknown>)
     },
     test: {
       name,
+      // A story renders and plays in one test: 15 s (vitest's default for browser tests) is less
+      // than a story of 10,000 rows took on a loaded 2-core machine. Its waits end on state, and fail
+      // first (stories/support/waits.ts), so this limit only stops a story that hangs.
+      testTimeout: 120_000,
       browser: {
         enabled: true,
         headless: true,
@@ -67,6 +71,10 @@ export default defineConfig({
   test: {
     // Stories arrive file by file; an empty project must not fail the run.
     passWithNoTests: true,
+    // Chromium starts and Vite bundles the stories' dependencies before the first story connects:
+    // on a loaded 2-core machine that took longer than the default 60 s (npm run test:stress).
+    // Vitest reads this limit from the root config only, for every browser project.
+    browser: { connectTimeout: 300_000 },
     projects: [
       // jsdom unit tests.
       {
@@ -97,8 +105,11 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           fileParallelism: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Each wait ends on state within WAIT_MS (test/e2e/harness.ts); a test makes several, and
+          // starting a server, the demo and Chromium (a hook) took most of a minute on a loaded
+          // 2-core machine.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -1,5 +1,12 @@
 import type { Decorator, Preview } from '@storybook/react-vite';
+import { configure } from 'storybook/test';
 import '../src/styles.css';
+import { STATE_WAIT_MS } from '../stories/support/waits';
+
+// Every waitFor and findBy* of the play functions waits on what the page shows, for as long as a
+// loaded 2-core machine may need to show it (the default, one second, is what one story takes to
+// render there). Passing costs no time: a wait ends as soon as its check holds.
+configure({ asyncUtilTimeout: STATE_WAIT_MS });
 
 type Theme = 'light' | 'dark';
 

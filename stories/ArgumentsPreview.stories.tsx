@@ -77,7 +77,7 @@ export const Streaming: StoryObj<{ speed: number }> = {
     </Live>
   ),
   play: async ({ canvas }) => {
-    await waitFor(() => expect(canvas.getByText('economy')).toBeVisible(), { timeout: 30_000 });
+    await waitFor(() => expect(canvas.getByText('economy')).toBeVisible());
     await waitFor(() => expect(canvas.getByRole('group', { name: 'Arguments' })).toHaveAttribute('data-state', 'ready'));
     await expect(canvas.queryByText('pending')).toBeNull();
   },

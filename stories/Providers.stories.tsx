@@ -113,7 +113,7 @@ async function expectFinalCalls(where: HTMLElement, expected: FinalCall[]): Prom
   await expect(expected.length).toBeGreaterThan(0);
   const cards = () => within(where).queryAllByRole('article');
   // Wait on state: every call has its final status (well within the test's own time limit).
-  await waitFor(() => expect(cards().map((card) => card.dataset['status'])).toEqual(expected.map((call) => call.status)), { timeout: 10_000 });
+  await waitFor(() => expect(cards().map((card) => card.dataset['status'])).toEqual(expected.map((call) => call.status)));
   // Each call whose arguments completed shows exactly those arguments, not a stale preview.
   for (const [i, card] of cards().entries()) {
     const call = expected[i] as FinalCall;

@@ -3,7 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ToolCallCard, type ToolStreamStore } from 'toolgate';
 import { argumentDeltas, callEvents, pause, toolEvents as e } from 'toolgate/testing';
 import { flightSchema, openTurn, states } from './support/calls';
-import { Fixed, Live, interrupt } from './support/scenarios';
+import { Fixed, Live, interrupt, untilReplayed } from './support/scenarios';
 
 /**
  * One call, in each state it can show. Every story builds a real store from wire events, so
@@ -75,14 +75,6 @@ function* megabyte() {
   yield e.complete('c1', text);
 }
 
-/**
- * How long the play function waits for the whole megabyte. A story cannot set its own test timeout,
- * and the storybook project in vitest.config.ts sets none, so vitest's default for browser tests
- * applies: 15 s for render and play together. Waiting less lets waitFor fail first, with the card's
- * state in its message, instead of a bare test timeout. (About 6 s here on 2 cores.)
- */
-const STREAMING_1MB_TIMEOUT_MS = 12_000;
-
 export const Streaming1MB: Story = {
   render: (args) => (
     <Live items={megabyte} speed={1} batch={2048}>
@@ -91,8 +83,11 @@ export const Streaming1MB: Story = {
   ),
   play: async ({ canvas, canvasElement }) => {
     // Wait for the end state only: as a test the replay runs at full speed and may finish before
-    // the first look, so the text being written ([data-writing]) may never be seen.
-    await waitFor(() => expect(card(canvasElement).dataset['status']).toBe('issued'), { timeout: STREAMING_1MB_TIMEOUT_MS });
+    // the first look, so the text being written ([data-writing]) may never be seen. First the
+    // replay's own end (a megabyte in 4-character fragments takes long on a busy machine), then
+    // the frame in which the store shows it.
+    await untilReplayed(canvasElement);
+    await waitFor(() => expect(card(canvasElement).dataset['status']).toBe('issued'));
     await expect(canvas.getByText('Running')).toBeVisible();
     await expect(canvas.getByRole('button', { name: `${MEGABYTE.toLocaleString('en-US')} characters` })).toBeVisible();
     await expect(canvasElement.querySelector('[data-writing]')).toBeNull();

@@ -50,7 +50,7 @@ export const LiveSession: Story = {
     </Scripted>
   ),
   play: async ({ canvasElement, canvas }) => {
-    await waitFor(() => expect(statusOf(canvasElement)).toEqual(['get_weather:settled', 'search_flights:settled', 'send_email:settled', 'write_file:settled']), { timeout: 30_000 });
+    await waitFor(() => expect(statusOf(canvasElement)).toEqual(['get_weather:settled', 'search_flights:settled', 'send_email:settled', 'write_file:settled']));
     // Each turn is a row of the list's tree, its calls the rows under it.
     await expect(cardsUnder(canvas.getByRole('row', { name: 'Turn 1' }))).toHaveLength(2);
     await expect(cardsUnder(canvas.getByRole('row', { name: 'Turn 2' }))).toHaveLength(2);
@@ -69,7 +69,7 @@ export const LegacyPreviewSession: Story = {
     </Scripted>
   ),
   play: async ({ canvasElement, canvas }) => {
-    await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['issued', 'issued']), { timeout: 30_000 });
+    await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['issued', 'issued']));
     await expect(canvas.getAllByText('Preview')).toHaveLength(2);
     await expect(canvas.getByText('pastel de nata')).toBeVisible();
     await expect(canvas.getByRole('row', { name: 'Other calls' })).toBeVisible();
@@ -84,7 +84,7 @@ export const ClosedSession: Story = {
     </Scripted>
   ),
   play: async ({ canvas, canvasElement }) => {
-    await waitFor(() => expect(canvas.getByRole('region', { name: 'Tool calls' })).toHaveAttribute('data-state', 'closed'), { timeout: 30_000 });
+    await waitFor(() => expect(canvas.getByRole('region', { name: 'Tool calls' })).toHaveAttribute('data-state', 'closed'));
     // The list says so (the live region may say it too, once its throttle allows).
     await expect(canvas.getByText('Session closed', { selector: '.toolgate-list-empty' })).toBeVisible();
     await expect(cards(canvasElement)).toHaveLength(0);
@@ -195,12 +195,12 @@ export const Interrupt: Story = {
     </Scripted>
   ),
   play: async ({ canvasElement, canvas }) => {
-    await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['issued', 'streaming']), { timeout: 30_000 });
+    await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['issued', 'streaming']));
     canvas.getByRole('button', { name: 'Interrupt' }).focus();
     await userEvent.keyboard('{Enter}');
     await expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['cancelled', 'cancelled']);
     await expect(canvas.getAllByText('Cancelled here')).toHaveLength(2);
-    await waitFor(() => expect(canvas.getByText('Finished anyway after the cancel: Done')).toBeVisible(), { timeout: 30_000 });
+    await waitFor(() => expect(canvas.getByText('Finished anyway after the cancel: Done')).toBeVisible());
   },
 };
 
@@ -305,7 +305,7 @@ export const Outputs: Story = {
     </Scripted>
   ),
   play: async ({ canvasElement, canvas }) => {
-    await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'settled']), { timeout: 30_000 });
+    await waitFor(() => expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'settled']));
     const [search, read, send] = cards(canvasElement) as [HTMLElement, HTMLElement, HTMLElement];
     const output = within(within(search).getByRole('group', { name: 'Output' }));
     await expect(output.getByText('tides.example/week', { exact: false })).toBeVisible();

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ToolCallList, type ToolCallListProps } from 'toolgate';
 import { argumentDeltas, pause, toolEvents as e } from 'toolgate/testing';
-import { Fixed, Live } from './support/scenarios';
+import { Fixed, Live, untilReplayed } from './support/scenarios';
 
 /**
  * `<ToolCallList>` with a long session: past `windowAfter` rows only the rows in view are
@@ -116,12 +116,14 @@ export const FiftyStreams: Story = {
       <ToolCallList {...args} />
     </Live>
   ),
-  play: async ({ canvas }) => {
+  play: async ({ canvas, canvasElement }) => {
     await canvas.findByRole('treegrid', { name: 'Tool calls' });
     const search = within(canvas.getByRole('search'));
     await userEvent.selectOptions(search.getByRole('combobox', { name: 'Status' }), 'Done');
-    // Wait on state: every call done (until one is, the list says none match, and has no grid).
-    await waitFor(() => expect(search.getByRole('status')).toHaveTextContent('50 calls of 50'), { timeout: 30_000 });
+    // Wait on state: every event sent, then every call done (until one is, the list says none
+    // match, and has no grid).
+    await untilReplayed(canvasElement);
+    await waitFor(() => expect(search.getByRole('status')).toHaveTextContent('50 calls of 50'));
     const grid = canvas.getByRole('treegrid', { name: 'Tool calls' });
     await expect(grid).toHaveAttribute('aria-rowcount', String(STREAMS + 1));
     await expect(grid).toHaveAttribute('data-windowed');

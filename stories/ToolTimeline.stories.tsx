@@ -69,7 +69,7 @@ export const Live: StoryObj<{ speed: number }> = {
   ),
   play: async ({ canvas }) => {
     const figure = canvas.getByRole('figure', { name: /^Timeline/ });
-    await waitFor(() => expect(within(figure).getAllByRole('listitem').filter((li) => li.dataset['status'] === 'settled')).toHaveLength(4), { timeout: 30_000 });
+    await waitFor(() => expect(within(figure).getAllByRole('listitem').filter((li) => li.dataset['status'] === 'settled')).toHaveLength(4));
   },
 };
 

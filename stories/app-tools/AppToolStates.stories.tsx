@@ -217,7 +217,7 @@ export const Running: Story = {
   render: scenario('running'),
   play: async ({ canvasElement }) => {
     const card = cardOf(canvasElement, 'Choose a colour', 'running');
-    await waitFor(() => expect(statusOf(card)).toHaveTextContent('Running'), { timeout: 30_000 });
+    await waitFor(() => expect(statusOf(card)).toHaveTextContent('Running'));
     await expect(within(card).getByTestId('call')).toHaveTextContent('c1 (running)');
     await expect(within(card).getByTestId('progress')).toHaveTextContent('Waiting for a choice');
     await expect(within(card).getByText(/"options":\["teal","orange","indigo"\]/)).toBeVisible();
@@ -234,7 +234,7 @@ export const Queued: Story = {
   play: async ({ canvasElement }) => {
     const chooser = cardOf(canvasElement, 'Choose a colour', 'queued');
     const applier = cardOf(canvasElement, 'Apply a theme', 'queued');
-    await waitFor(() => expect(statusOf(applier)).toHaveTextContent('Queued · 2 waiting'), { timeout: 30_000 });
+    await waitFor(() => expect(statusOf(applier)).toHaveTextContent('Queued · 2 waiting'));
     await expect(statusOf(chooser)).toHaveTextContent('Running');
     await expect(within(canvasElement).getByRole('row', { name: /apply_theme/ })).toHaveTextContent('queued (2 waiting)');
 
@@ -250,7 +250,7 @@ export const AwaitingApproval: Story = {
   render: scenario('approval'),
   play: async ({ canvasElement }) => {
     const card = cardOf(canvasElement, 'Publish a theme', 'approval');
-    await waitFor(() => expect(within(card).getByTestId('call')).toHaveTextContent('p1 (awaiting approval)'), { timeout: 30_000 });
+    await waitFor(() => expect(within(card).getByTestId('call')).toHaveTextContent('p1 (awaiting approval)'));
     // Waiting for a person is not running: nothing runs until they approve.
     await expect(statusOf(card)).toHaveTextContent('Awaiting approval');
     await expect(statusOf(card)).not.toHaveTextContent('Running');
@@ -272,7 +272,7 @@ export const AllStates: Story = {
     </div>
   ),
   play: async ({ canvasElement }) => {
-    await waitFor(() => expect(statusOf(cardOf(canvasElement, 'Apply a theme', 'queued'))).toHaveTextContent('Queued · 2 waiting'), { timeout: 30_000 });
+    await waitFor(() => expect(statusOf(cardOf(canvasElement, 'Apply a theme', 'queued'))).toHaveTextContent('Queued · 2 waiting'));
     await expect(statusOf(cardOf(canvasElement, 'Apply a theme', 'idle'))).toHaveTextContent('Idle');
     await expect(statusOf(cardOf(canvasElement, 'Choose a colour', 'running'))).toHaveTextContent('Running');
     await waitFor(() => expect(within(cardOf(canvasElement, 'Publish a theme', 'approval')).getByTestId('call')).toHaveTextContent('awaiting approval'));

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ConfirmBatch, ConfirmToolDialog, ToolGrantList } from 'toolgate';
-import { ApprovalsPage, descriptors, outcomesText, page, press, proposeAndReview, ranText, transferEditing, untilStatus, type Proposal } from './support';
+import { ApprovalsPage, descriptors, outcomesText, page, press, proposeAndReview, ranText, transferEditing, untilStatus, waitOnPage, type Proposal } from './support';
 
 interface Args {
   /** How fast the page's clock runs when watched: 1 is real time (still under test; the play function moves it). */
@@ -244,9 +244,9 @@ export const Expiring: Story = {
     await waitFor(() => expect(expiry).toHaveTextContent(/^Expires in 1:15/));
     const live = expiry.querySelector('[aria-live="polite"]') as HTMLElement;
     await expect(live).toHaveTextContent('');
-    // The page behind a modal dialog is inert: move its clock directly, as its "Wait" button does.
-    const wait = canvasElement.querySelector('button:nth-of-type(2)') as HTMLButtonElement;
-    wait.click();
+    // 30 s pass on the page's clock: each second's timer re-renders the countdown, so wait until
+    // the last one has fired, not for a time in which 30 of them usually do.
+    await waitOnPage(canvasElement, 30_000);
     await waitFor(() => expect(expiry).toHaveTextContent(/^Expires in 0:45/));
     await expect(live).toHaveTextContent('This request expires in 1:00.');
     await expect(dialog).toHaveAttribute('data-status', 'reviewing');
@@ -259,7 +259,7 @@ export const Expired: Story = {
   play: async ({ canvasElement }) => {
     const dialog = await proposeAndReview(canvasElement);
     const inside = within(dialog);
-    (canvasElement.querySelector('button:nth-of-type(2)') as HTMLButtonElement).click();
+    await waitOnPage(canvasElement, 30_000);
     await untilStatus(dialog, 'expired');
     await expect(dialog.querySelector('.toolgate-confirm-expiry')).toHaveTextContent(/^Expired/);
     await expect(inside.getByRole('alert')).toHaveTextContent('The request expired');

@@ -99,6 +99,9 @@ export function ApprovalsPage({
   const [controller] = useState(() => createConfirmationController({ clock }));
   const [ran, setRan] = useState<string[]>([]);
   const [outcomes, setOutcomes] = useState<string[]>([]);
+  // How far the clock has moved once an advance has fired all its timers (each re-renders the
+  // countdown): a play function waits on this, not on time, before it reads what the page shows.
+  const [waited, setWaited] = useState(0);
   const propose = () => {
     for (const item of proposals) {
       void controller
@@ -124,7 +127,7 @@ export function ApprovalsPage({
           <button type="button" className="toolgate-button" onClick={propose}>
             Propose {proposals.length === 1 ? 'the request' : `${proposals.length} requests`}
           </button>
-          <button type="button" className="toolgate-button" onClick={() => void clock.advance(30_000)}>
+          <button type="button" className="toolgate-button" data-waited={waited} onClick={() => void clock.advance(30_000).then(() => setWaited(clock.now() - START))}>
             Wait 30 seconds
           </button>
           {extra?.(controller)}
@@ -162,7 +165,17 @@ export async function proposeAndReview(canvasElement: HTMLElement): Promise<HTML
 }
 
 export async function untilStatus(dialog: HTMLElement, status: string): Promise<void> {
-  await waitFor(() => expect(dialog).toHaveAttribute('data-status', status), { timeout: 5000 });
+  await waitFor(() => expect(dialog).toHaveAttribute('data-status', status));
+}
+
+/**
+ * Press the page's "Wait 30 seconds" directly (the page behind a modal dialog is inert) and wait
+ * until the clock has moved and every timer due in between has fired: ms since the page's start.
+ */
+export async function waitOnPage(canvasElement: HTMLElement, until: number): Promise<void> {
+  const wait = page(canvasElement).getByRole('button', { name: 'Wait 30 seconds', hidden: true });
+  wait.click();
+  await waitFor(() => expect(wait).toHaveAttribute('data-waited', String(until)));
 }
 
 /** What the page says ran (readable while a modal dialog hides the page from assistive technology). */

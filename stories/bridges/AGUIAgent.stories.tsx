@@ -125,7 +125,7 @@ export const ToolsAndApproval: Story = {
   render: ({ speed }) => <AgentPage key={speed} speed={speed} />,
   play: ({ canvasElement }) =>
     playToolsAndApproval(canvasElement, async (canvas, allSettled) => {
-      await waitFor(() => expect(canvas.getByTestId('run')).toHaveTextContent('Run: done'), { timeout: 10_000 });
+      await waitFor(() => expect(canvas.getByTestId('run')).toHaveTextContent('Run: done'));
       await allSettled();
     }),
 };
@@ -143,7 +143,7 @@ export const StoppedMidCall: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Ask' }));
-    await waitFor(() => expect(canvas.getByRole('article')).toHaveAttribute('data-status', 'streaming'), { timeout: 10_000 });
+    await waitFor(() => expect(canvas.getByRole('article')).toHaveAttribute('data-status', 'streaming'));
     await userEvent.click(canvas.getByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(canvas.getByRole('article')).toHaveAttribute('data-status', 'cancelled'));
     await waitFor(() => expect(canvas.getByTestId('run')).toHaveTextContent('Run: stopped'));

@@ -116,7 +116,7 @@ export const ToolsAndApproval: Story = {
   render: ({ speed }) => <ChatPage key={speed} speed={speed} />,
   play: ({ canvasElement }) =>
     playToolsAndApproval(canvasElement, async (canvas, allSettled) => {
-      await waitFor(allSettled, { timeout: 10_000 });
+      await waitFor(allSettled);
       await waitFor(() => expect(canvas.getByRole('list', { name: 'Messages' })).toHaveTextContent('Done: the old forecast is gone.'));
     }),
 };
@@ -133,7 +133,7 @@ export const StoppedMidCall: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Ask' }));
-    await waitFor(() => expect(canvas.getByRole('article')).toHaveAttribute('data-status', 'streaming'), { timeout: 10_000 });
+    await waitFor(() => expect(canvas.getByRole('article')).toHaveAttribute('data-status', 'streaming'));
     await userEvent.click(canvas.getByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(canvas.getByRole('article')).toHaveAttribute('data-status', 'cancelled'));
     await waitFor(() => expect(canvas.getByTestId('chat-status')).toHaveTextContent('Chat: ready'));

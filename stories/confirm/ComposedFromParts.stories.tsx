@@ -145,7 +145,7 @@ export const CompactLayout: Story = {
     // Approve comes first in this layout, but focus still starts on the safe choice.
     await waitFor(() => expect(inside.getByRole('button', { name: 'Not now' })).toHaveFocus());
     await userEvent.click(inside.getByRole('button', { name: 'Yes, do it' }));
-    const next = await body.findByRole('dialog', { name: 'Write a file' }, { timeout: 10_000 });
+    const next = await body.findByRole('dialog', { name: 'Write a file' });
     await waitFor(() => expect(next).toHaveAttribute('data-status', 'reviewing'));
     await expect(within(next).queryByText(/more waiting/)).toBeNull();
     await waitFor(() => expect(within(next).getByRole('button', { name: 'Not now' })).toHaveFocus());

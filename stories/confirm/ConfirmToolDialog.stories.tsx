@@ -354,7 +354,7 @@ export const QueueOfThree: Story = {
     await expect(within(first).getByRole('heading', { name: 'Send an email' })).toBeVisible();
     await expect(within(first).getByText('2 more waiting')).toBeVisible();
     await userEvent.click(within(first).getByRole('button', { name: 'Approve' }));
-    await waitFor(() => expect(within(body.getByRole('dialog')).getByRole('heading', { name: 'Transfer money' })).toBeVisible(), { timeout: 5000 });
+    await waitFor(() => expect(within(body.getByRole('dialog')).getByRole('heading', { name: 'Transfer money' })).toBeVisible());
     await expect(within(body.getByRole('dialog')).getByText('1 more waiting')).toBeVisible();
     await untilStatus(body.getByRole('dialog'), 'reviewing');
     await userEvent.keyboard('{Escape}');
@@ -396,7 +396,7 @@ export const ConfirmStepHold: Story = {
     approve.focus();
     await userEvent.keyboard('{Enter>}');
     await expect(within(dialog).getByRole('status')).toHaveTextContent('Keep holding');
-    await waitFor(() => expect(dialog).not.toHaveAttribute('data-status', 'reviewing'), { timeout: 5000 });
+    await waitFor(() => expect(dialog).not.toHaveAttribute('data-status', 'reviewing'));
     await userEvent.keyboard('{/Enter}');
     await untilClosed(canvasElement);
     await expect(outcomesText(canvasElement)).toMatch(/^done: /);

@@ -198,12 +198,12 @@ export async function openDialog(canvasElement: HTMLElement, name: RegExp = /^Pr
 
 /** Wait until the dialog has `status`. */
 export async function untilStatus(dialog: HTMLElement, status: string): Promise<void> {
-  await waitFor(() => expect(dialog).toHaveAttribute('data-status', status), { timeout: 5000 });
+  await waitFor(() => expect(dialog).toHaveAttribute('data-status', status));
 }
 
 /** Wait until the dialog is gone. */
 export async function untilClosed(canvasElement: HTMLElement): Promise<void> {
-  await waitFor(() => expect(page(canvasElement).queryByRole('dialog')).toBeNull(), { timeout: 5000 });
+  await waitFor(() => expect(page(canvasElement).queryByRole('dialog')).toBeNull());
 }
 
 /** The outcomes the page lists (readable while the dialog hides the page from assistive technology too). */

@@ -27,8 +27,8 @@ type Story = StoryObj<Args>;
 const booking = () => appCall('b1', 'book_flight', { flight: 'NA 1234', seat: '14C' });
 const gates = () => [...gatedCall('g1', 'cancel_hotel', { booking: 'H-5521' }), ...gatedCall('g2', 'charge_card', { amount: 340, currency: 'EUR' })];
 
-const card = (root: HTMLElement, name: string) => within(root).findByRole('article', { name }, { timeout: 30_000 });
-const approvalOf = (article: HTMLElement) => within(article).findByRole('group', { name: 'Awaiting approval' }, { timeout: 30_000 });
+const card = (root: HTMLElement, name: string) => within(root).findByRole('article', { name });
+const approvalOf = (article: HTMLElement) => within(article).findByRole('group', { name: 'Awaiting approval' });
 
 /** `book_flight` asks first: Approve on its card runs it once, and its output shows on the same card. */
 export const InlineApprove: Story = {
@@ -87,7 +87,7 @@ export const WithTheDialog: Story = {
   ),
   play: async ({ canvasElement }) => {
     const body = within(canvasElement.ownerDocument.body);
-    const dialog = await body.findByRole('dialog', {}, { timeout: 30_000 });
+    const dialog = await body.findByRole('dialog');
     await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'reviewing'));
     const booked = within(canvasElement).getByRole('article', { name: 'book_flight', hidden: true });
     await expect(within(booked).getByRole('group', { name: 'Awaiting approval', hidden: true })).toHaveAttribute('data-state', 'reviewing');

@@ -80,8 +80,8 @@ export const SessionReplacedAfterClose: Story = {
   render: ({ speed }) => <Page key={speed} speed={speed} />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await canvas.findByRole('article', { name: 'Flight LIS → OSL' }, { timeout: 30_000 });
-    await canvas.findByRole('group', { name: 'Awaiting approval' }, { timeout: 30_000 });
+    await canvas.findByRole('article', { name: 'Flight LIS → OSL' });
+    await canvas.findByRole('group', { name: 'Awaiting approval' });
     await waitFor(() => expect(canvas.getByTestId('results')).toHaveTextContent('search_flights'));
 
     await userEvent.click(canvas.getByRole('button', { name: 'Close the session' }));
@@ -90,7 +90,7 @@ export const SessionReplacedAfterClose: Story = {
 
     await userEvent.click(canvas.getByRole('button', { name: 'Start a new session' }));
     await expect(canvas.getByTestId('session')).toHaveTextContent('Session 2');
-    const weather = await canvas.findByRole('article', { name: 'weather' }, { timeout: 30_000 });
+    const weather = await canvas.findByRole('article', { name: 'weather' });
     await waitFor(() => expect(weather).toHaveAttribute('data-status', 'settled'));
     await expect(canvas.queryByRole('article', { name: 'Flight LIS → OSL' })).toBeNull();
     await expect(canvas.queryByRole('group', { name: 'Awaiting approval' })).toBeNull();

@@ -37,8 +37,8 @@ const render: Story['render'] = ({ speed }) => (
 );
 
 const formOf = async (root: HTMLElement) => {
-  const picked = await within(root).findByRole('article', { name: 'pick_seat' }, { timeout: 30_000 });
-  return { card: picked, form: await within(picked).findByRole('group', { name: 'Your answer for pick_seat' }, { timeout: 30_000 }) };
+  const picked = await within(root).findByRole('article', { name: 'pick_seat' });
+  return { card: picked, form: await within(picked).findByRole('group', { name: 'Your answer for pick_seat' }) };
 };
 
 /** The traveller picks a seat in the card: the call answers with it, and the card shows it as the output. */
@@ -177,8 +177,8 @@ async function tabTo(target: HTMLElement) {
 const received = (root: HTMLElement) => JSON.parse(within(root).getByTestId('received').textContent ?? '') as unknown;
 
 const fileFormOf = async (root: HTMLElement) => {
-  const card = await within(root).findByRole('article', { name: 'pick_file' }, { timeout: 10_000 });
-  return { card, form: await within(card).findByRole('group', { name: 'Your answer for pick_file' }, { timeout: 10_000 }) };
+  const card = await within(root).findByRole('article', { name: 'pick_file' });
+  return { card, form: await within(card).findByRole('group', { name: 'Your answer for pick_file' }) };
 };
 
 const contractText = '%PDF-1.7 signed by both parties';

@@ -66,8 +66,8 @@ export const French: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('region', { name: "Appels d'outils" })).toBeVisible();
-    await expect(await canvas.findByRole('article', { name: 'compare_fares' }, { timeout: 30_000 })).toHaveTextContent("L'affichage de compare_fares a échoué");
-    const hotel = await canvas.findByRole('article', { name: 'cancel_hotel' }, { timeout: 30_000 });
+    await expect(await canvas.findByRole('article', { name: 'compare_fares' })).toHaveTextContent("L'affichage de compare_fares a échoué");
+    const hotel = await canvas.findByRole('article', { name: 'cancel_hotel' });
     const waiting = within(await canvas.findByRole('article', { name: 'charge_card' })).getByRole('group', { name: 'En attente de validation' });
     await expect(waiting).toHaveTextContent('Après 1 demande');
     await expect(within(waiting).getByRole('button', { name: 'Refuser' })).toBeVisible();
@@ -76,11 +76,11 @@ export const French: Story = {
     await userEvent.click(within(approval).getByRole('button', { name: 'Valider' }));
     await waitFor(() => expect(within(hotel).getByText('Terminé', { selector: '.toolgate-badge' })).toBeVisible());
     // The flight's own view formats the fares through Intl in the labels' locale.
-    const flight = await canvas.findByRole('article', { name: 'Flight LIS → OSL' }, { timeout: 30_000 });
+    const flight = await canvas.findByRole('article', { name: 'Flight LIS → OSL' });
     await waitFor(() => expect(within(flight).getByRole('list', { name: 'Fares' })).toHaveTextContent(/1\s249,5 EUR/));
     // The seat picker's group, and once a seat is picked, the page's output, in French.
-    const seat = await canvas.findByRole('article', { name: 'pick_seat' }, { timeout: 30_000 });
-    const form = await within(seat).findByRole('group', { name: 'Votre réponse pour pick_seat' }, { timeout: 30_000 });
+    const seat = await canvas.findByRole('article', { name: 'pick_seat' });
+    const form = await within(seat).findByRole('group', { name: 'Votre réponse pour pick_seat' });
     await userEvent.click(within(form).getByRole('radio', { name: '12A' }));
     await userEvent.click(within(form).getByRole('button', { name: 'Choose this seat' }));
     await waitFor(() => expect(within(seat).getByRole('group', { name: 'Résultat de la page' })).toHaveTextContent(/12A/));

@@ -43,10 +43,10 @@ export const FlightView: Story = {
   ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const flight = await canvas.findByRole('article', { name: 'Flight LIS → OSL' }, { timeout: 30_000 });
+    const flight = await canvas.findByRole('article', { name: 'Flight LIS → OSL' });
     await waitFor(() => expect(within(flight).getByTestId('details')).toHaveTextContent('2025-06-12, 2 passengers'));
     await waitFor(() => expect(within(flight).getByRole('list', { name: 'Fares' })).toHaveTextContent('Nordic Air: 129 EUR'));
-    const weather = await canvas.findByRole('article', { name: 'weather' }, { timeout: 30_000 });
+    const weather = await canvas.findByRole('article', { name: 'weather' });
     await waitFor(() => expect(weather).toHaveAttribute('data-status', 'settled'));
   },
 };
@@ -61,13 +61,13 @@ export const BrokenRenderer: Story = {
   ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const error = await canvas.findByRole('article', { name: 'compare_fares' }, { timeout: 30_000 });
+    const error = await canvas.findByRole('article', { name: 'compare_fares' });
     await expect(error).toHaveAttribute('data-state', 'render-error');
     await expect(error).toHaveTextContent('The view of compare_fares failed');
     await expect(error).toHaveTextContent(/reading 'code'/);
     // The rest of the list carries on: the weather before it, the flight after it.
     await waitFor(() => expect(canvas.getByRole('article', { name: 'weather' })).toHaveAttribute('data-status', 'settled'));
-    const flight = await canvas.findByRole('article', { name: 'Flight LIS → OSL' }, { timeout: 30_000 });
+    const flight = await canvas.findByRole('article', { name: 'Flight LIS → OSL' });
     await waitFor(() => expect(within(flight).getByRole('list', { name: 'Fares' })).toBeVisible());
   },
 };

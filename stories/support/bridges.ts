@@ -22,7 +22,7 @@ export async function playToolsAndApproval(
   const canvas = within(canvasElement);
   const body = within(canvasElement.ownerDocument.body);
   await userEvent.click(canvas.getByRole('button', { name: 'Ask' }));
-  const dialog = await body.findByRole('dialog', {}, { timeout: 10_000 });
+  const dialog = await body.findByRole('dialog');
   await expect(dialog).toHaveTextContent('/tmp/forecast.txt');
   await expect(canvas.getByTestId('title')).toHaveTextContent('Oslo: clear');
   // The open dialog hides the page from assistive technology (aria-hidden): look past it.

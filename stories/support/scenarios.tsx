@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { ToolgateProvider, createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from 'toolgate';
+import { expect, waitFor } from 'storybook/test';
 import { ReplayPause, createScriptedSession, replayEvents, type ScriptStep, type ScriptedSession } from 'toolgate/testing';
 
 /**
@@ -57,16 +58,30 @@ export function Live({
   children: ReactNode | ((store: ToolStreamStore) => ReactNode);
 }) {
   const [store] = useState(() => createToolStreamStore({ coalesce: 'frame' }));
+  // Whether every event has been sent: a play function waits on this state (see `untilReplayed`),
+  // never on a time in which the replay usually ends.
+  const [replayed, setReplayed] = useState(false);
   useEffect(() => {
     const controller = new AbortController();
-    void replayEvents(store, items(), { speed: storySpeed(speed), signal: controller.signal, ...(batch && { batch }) });
+    setReplayed(false);
+    void replayEvents(store, items(), { speed: storySpeed(speed), signal: controller.signal, ...(batch && { batch }) }).then(() => {
+      if (!controller.signal.aborted) setReplayed(true);
+    });
     return () => controller.abort();
   }, [store, items, speed, batch]);
   return (
     <ToolgateProvider store={store}>
-      <Frame>{typeof children === 'function' ? children(store) : children}</Frame>
+      <Frame replay={replayed ? 'done' : 'playing'}>{typeof children === 'function' ? children(store) : children}</Frame>
     </ToolgateProvider>
   );
+}
+
+/**
+ * Wait until a `Live` replay has sent its last event. The store tells the page once per frame, so
+ * what that last event changed is shown a frame later: wait on it with `waitFor`.
+ */
+export async function untilReplayed(canvasElement: HTMLElement): Promise<void> {
+  await waitFor(() => expect(canvasElement.querySelector('[data-replay]')).toHaveAttribute('data-replay', 'done'));
 }
 
 const frame: CSSProperties = {
@@ -80,8 +95,12 @@ const frame: CSSProperties = {
 };
 
 /** The kit's background and text colour around a story, so the dark theme reads as dark. */
-export function Frame({ children, wide }: { children: ReactNode; wide?: boolean }) {
-  return <div style={wide ? { ...frame, maxWidth: 'none' } : frame}>{children}</div>;
+export function Frame({ children, wide, replay }: { children: ReactNode; wide?: boolean; replay?: 'playing' | 'done' }) {
+  return (
+    <div style={wide ? { ...frame, maxWidth: 'none' } : frame} data-replay={replay}>
+      {children}
+    </div>
+  );
 }
 
 /**

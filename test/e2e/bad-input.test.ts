@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { createConfirmationController, fingerprintJson, ToolRoomError, type ToolRoom } from 'toolgate/core';
 import { connectReferenceSession, type ReferenceSession } from 'toolgate/client';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
+import { WAIT_MS } from './harness';
 
 let server: ReferenceServer | undefined;
 let session: ReferenceSession | undefined;
@@ -53,9 +54,9 @@ describe('bad input: a confirmation presented with other arguments', () => {
       arguments: INVOICE,
       descriptor: { effect: 'write', risk: 'medium', requiresConfirmation: true },
     });
-    await vi.waitFor(() => expect(controller.getState().status).toBe('reviewing'));
+    await vi.waitFor(() => expect(controller.getState().status).toBe('reviewing'), { timeout: WAIT_MS });
     expect(controller.approve()).toBe(true);
-    await vi.waitFor(() => expect(controller.getState().status).toBe('failed'));
+    await vi.waitFor(() => expect(controller.getState().status).toBe('failed'), { timeout: WAIT_MS });
     expect(controller.getState().current?.outcome).toMatchObject({ status: 'failed', reason: expect.stringMatching(/argument/i) });
     controller.dismiss();
     await expect(outcome).resolves.toMatchObject({ status: 'failed' });
@@ -75,12 +76,12 @@ describe('bad input: an approval of the gate for other arguments', () => {
     const events: Record<string, unknown>[] = [];
     session.subscribe((event) => events.push(event as Record<string, unknown>));
     const turnId = session.startTurn('deploy');
-    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    await vi.waitFor(() => expect(requests).toHaveLength(1), { timeout: WAIT_MS });
     const request = requests[0]!;
     // What the model wrote ("latest"), not what the gate asks about (a pinned release).
     const other = await fingerprintJson({ service: 'billing', version: 'latest', environment: 'production' });
     session.send({ type: 'tool.approval', requestId: request['requestId'] as string, approved: true, fingerprint: other.hex });
-    await vi.waitFor(() => expect(events.some((e) => e['type'] === 'turn.ended' && e['turnId'] === turnId)).toBe(true));
+    await vi.waitFor(() => expect(events.some((e) => e['type'] === 'turn.ended' && e['turnId'] === turnId)).toBe(true), { timeout: WAIT_MS });
 
     expect(reasons).toEqual([expect.stringMatching(/FINGERPRINT_MISMATCH: the approval does not match the arguments/)]);
     expect(events.find((e) => e['phase'] === 'settled')).toMatchObject({ ok: false, code: 'REJECTED' });
