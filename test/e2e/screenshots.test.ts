@@ -57,6 +57,8 @@ const UPDATE = process.env['UPDATE_SCREENSHOTS'] === '1';
 /** pixelmatch's per-pixel colour threshold, and the share of pixels that may differ (anti-aliasing). */
 const PIXEL_THRESHOLD = 0.1;
 const MAX_DIFFERENT = 0.001;
+/** One story's page, shot and comparison, on a loaded machine. */
+const SHOT_MS = 180_000;
 
 let browser: Browser;
 let server: Awaited<ReturnType<typeof serveDemo>>;
@@ -107,7 +109,8 @@ function compare(baseline: Buffer, actual: Buffer): { different: number; diff?: 
   return { different: pixels / (a.width * a.height), diff };
 }
 
-describe.concurrent('screenshots of the static Storybook', () => {
+// Several pages at a time (vitest's maxConcurrency, 5): Chromium renders them while the test waits on each.
+describe.concurrent('screenshots of the static Storybook', { timeout: SHOT_MS }, () => {
   for (const theme of THEMES) {
     for (const id of STORIES) {
       it(`${id} in the ${theme} theme looks as its baseline`, async ({ expect }) => {

@@ -1,7 +1,9 @@
 // @vitest-environment node
 // The stylesheet touches only the kit: read as text, every style rule of toolgate/styles.css
-// selects the kit's own elements, and the theme reaches every root through the same list. The
-// browser side (a host page's colours in dark OS mode) is test/e2e/host-page.test.ts.
+// selects the kit's own elements, the theme and the palette reach every root through the same
+// list, and the colours are written so that production pipelines keep them. The browser side: a
+// host page's colours in each OS mode, test/e2e/host-page.test.ts; the stylesheet after Vite,
+// Next.js, esbuild and Storybook builds, test/e2e/built-styles.test.ts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
