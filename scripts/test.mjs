@@ -15,10 +15,7 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 // Extra test steps, each counted as one test: passed when its command exits with 0.
 // Add yours here, e.g. { name: 'package smoke test', command: 'node scripts/smoke.mjs' }.
 const extraSteps = [
-  // The package: built and packed once by scripts/pack.mjs (dist/ and .cache/package/toolgate.tgz,
-  // checking 'use client' and that the build imports only declared dependencies); the steps after
-  // it read that build.
-  { name: 'package: build and pack', command: 'node scripts/pack.mjs' },
+  // These read the package that step 3b built and packed.
   { name: 'package: publint', command: 'node_modules/.bin/publint run .cache/package/toolgate.tgz --strict' },
   // esm-only: the package ships ESM alone, so the node10 and CommonJS-under-node16 resolutions are
   // not checked (a require() of it needs Node's require(esm), 20.19+). The stylesheet has no types.
@@ -95,6 +92,12 @@ if (chromium) {
 
 // 3. Type-check.
 step('typecheck (tsc --noEmit)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+
+// 3b. The package: built and packed once by scripts/pack.mjs (dist/ and .cache/package/toolgate.tgz,
+//     checking 'use client' and that the build imports only declared dependencies), before vitest:
+//     the built-output tests (test/e2e/built-styles.test.ts) install that tarball in their apps,
+//     and the extra steps below read it.
+step('package: build and pack', 'node', ['scripts/pack.mjs']);
 
 // 4. vitest: every project, the default reporter on the console, JSON to a file for the totals.
 const report = '.vitest-results/vitest.json';

@@ -3,7 +3,8 @@
  * The stylesheet touches only the kit. A plain page (no colours of its own, and a panel with a
  * white background of its own) holds the kit's real components, rendered by React; Chromium shows
  * it with the OS in light and in dark mode (Playwright's emulated prefers-color-scheme), with and
- * without data-theme on the page. The page's own elements must compute exactly the styles they
+ * without data-theme on the page (with none, the kit follows the page: light here in either OS
+ * mode; data-theme="system" follows the OS). The page's own elements must compute exactly the styles they
  * have without toolgate/styles.css, while the kit's elements take the kit's theme, pass axe, and
  * take an override set on their ancestor.
  */
@@ -56,7 +57,7 @@ function kitMarkup(): string {
 /** The host's own elements, by id; the page sets no colour on any of them except the white panel. */
 const HOST_IDS = ['host-root', 'host-body', 'host-title', 'host-text', 'host-link', 'host-input', 'host-button', 'host-select', 'host-area', 'host-panel', 'host-panel-text'];
 
-function pageHtml(kit: string, options: { styles: boolean; theme?: 'light' | 'dark' }): string {
+function pageHtml(kit: string, options: { styles: boolean; theme?: 'light' | 'dark' | 'system' }): string {
   const theme = options.theme === undefined ? '' : ` data-theme="${options.theme}"`;
   return `<!doctype html>
 <html lang="en" id="host-root"${theme}>
@@ -112,8 +113,8 @@ async function kitElementsNotIn(page: Page, root: string, scheme: 'light' | 'dar
       [...document.querySelectorAll(`${root} [class*="toolgate-"]`)]
         .filter((element) => {
           const value = getComputedStyle(element).colorScheme;
-          // `light dark` follows the OS: compare what it resolves to.
-          const used = value === 'light dark' ? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') : value;
+          // `light dark` follows the OS, `normal` (no scheme declared) is light: compare what they resolve to.
+          const used = value === 'light dark' ? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') : value === 'normal' ? 'light' : value;
           return used !== scheme;
         })
         .map((element) => `${element.className} (${getComputedStyle(element).colorScheme})`),
@@ -147,7 +148,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function open(os: 'light' | 'dark', options: { styles: boolean; theme?: 'light' | 'dark' }): Promise<Page> {
+async function open(os: 'light' | 'dark', options: { styles: boolean; theme?: 'light' | 'dark' | 'system' }): Promise<Page> {
   const page = await browser.newPage();
   await page.emulateMedia({ colorScheme: os });
   await page.setContent(pageHtml(kit, options));
@@ -155,11 +156,15 @@ async function open(os: 'light' | 'dark', options: { styles: boolean; theme?: 'l
 }
 
 describe('the stylesheet touches only the kit', () => {
+  // With no data-theme the kit takes the page's colour scheme, which is light when the page
+  // declares none, whatever the OS says; data-theme="system" follows the OS (docs/theming.md).
   const cases = [
     { os: 'light', theme: undefined, kit: LIGHT },
-    { os: 'dark', theme: undefined, kit: DARK },
+    { os: 'dark', theme: undefined, kit: LIGHT },
     { os: 'light', theme: 'dark', kit: DARK },
     { os: 'dark', theme: 'light', kit: LIGHT },
+    { os: 'dark', theme: 'system', kit: DARK },
+    { os: 'light', theme: 'system', kit: LIGHT },
   ] as const;
 
   for (const { os, theme, kit: expected } of cases) {
@@ -175,7 +180,7 @@ describe('the stylesheet touches only the kit', () => {
       await styled.close();
     });
 
-    it(`themes the kit's own elements ${theme ? `from data-theme="${theme}"` : 'from the OS'}, ${named}`, async () => {
+    it(`themes the kit's own elements ${theme ? `from data-theme="${theme}"` : 'from the page (which declares no color-scheme)'}, ${named}`, async () => {
       const page = await open(os, { styles: true, ...(theme && { theme }) });
       const styles = await kitStyles(page, ['#kit .toolgate-list', '#kit .toolgate-timeline', '#kit > .toolgate-progress']);
       for (const [selector, style] of Object.entries(styles)) {

@@ -1,0 +1,137 @@
+// @vitest-environment node
+/**
+ * Screenshots of the stories, from the static Storybook (`storybook build`, once per run) in
+ * Debian's Chromium, in both themes, compared with the baselines committed in test/screenshots/.
+ * A difference beyond a small tolerance fails and leaves the actual and diff images in
+ * .vitest-results/screenshots/; an intended change is taken on purpose with
+ * `npm run screenshots:update`, which rewrites the baselines.
+ *
+ * Deterministic by construction: a fixed viewport at device scale 1, reduced motion and CSS
+ * animations stopped, the caret hidden, and each shot taken once the story's play function has
+ * finished (Storybook's render phase) and the fonts have loaded.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pixelmatch from 'pixelmatch';
+import { PNG } from 'pngjs';
+import { chromium, type Browser } from 'playwright';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { serveDemo } from '../../demo/serve.mjs';
+import { CHROMIUM_PATH } from './harness';
+import { ROOT, storybookStatic } from './run-builds';
+
+/** The stories under screenshot, by the ids of the built Storybook's index.json. */
+const STORIES = [
+  // The state matrices.
+  'components-toolcalllist--matrix-of-states',
+  'confirm-confirmtooldialog--matrix-of-states',
+  // The card's states.
+  'components-toolcallcard--pending',
+  'components-toolcallcard--streaming-short',
+  'components-toolcallcard--issued',
+  'components-toolcallcard--progress-determinate',
+  'components-toolcallcard--awaiting-approval',
+  'components-toolcallcard--settled-ok',
+  'components-toolcallcard--rejected',
+  'components-toolcallcard--timeout',
+  'components-toolcallcard--cancelled-with-late-outcome',
+  'components-toolcallcard--failed-model-stopped',
+  'components-toolcallcard--ran-arguments-edited',
+  'components-toolcallcard--output-final',
+  // The dialog's states.
+  'confirm-confirmtooldialog--reviewing-medium-risk-write',
+  'confirm-confirmtooldialog--confirm-step-typed-name',
+  'confirm-approvals-second-round--edited-with-diff',
+  'confirm-approvals-second-round--batch',
+  'confirm-approvals-second-round--expired',
+  'confirm-approvals-second-round--answered-by-grant',
+  // Lists: nested calls, and a list at scale.
+  'components-toolcalllist--nested-calls',
+  'components-toolcalllist-at-scale--ten-thousand-calls',
+] as const;
+const THEMES = ['light', 'dark'] as const;
+
+const BASELINES = join(ROOT, 'test', 'screenshots');
+const FAILURES = join(ROOT, '.vitest-results', 'screenshots');
+const UPDATE = process.env['UPDATE_SCREENSHOTS'] === '1';
+/** pixelmatch's per-pixel colour threshold, and the share of pixels that may differ (anti-aliasing). */
+const PIXEL_THRESHOLD = 0.1;
+const MAX_DIFFERENT = 0.001;
+/** One story's page, shot and comparison, on a loaded machine. */
+const SHOT_MS = 180_000;
+
+let browser: Browser;
+let server: Awaited<ReturnType<typeof serveDemo>>;
+beforeAll(async () => {
+  const dir = await storybookStatic();
+  server = await serveDemo({ root: dir, target: 'ws://127.0.0.1:9' });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--font-render-hinting=none', '--hide-scrollbars'],
+    headless: true,
+  });
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The story as Chromium shows it once its play function has finished. */
+async function shoot(id: string, theme: (typeof THEMES)[number]): Promise<Buffer> {
+  const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1, reducedMotion: 'reduce', colorScheme: 'light' });
+  page.setDefaultTimeout(60_000);
+  try {
+    await page.goto(`${server.url}iframe.html?id=${id}&viewMode=story&globals=theme:${theme}`);
+    // Storybook's render of the story: 'finished' once the play function and afterEach ran.
+    await page.waitForFunction(() => {
+      const render = (window as unknown as { __STORYBOOK_PREVIEW__?: { currentRender?: { phase?: string } } }).__STORYBOOK_PREVIEW__?.currentRender;
+      return render?.phase === 'finished' || render?.phase === 'errored';
+    });
+    const phase = await page.evaluate(() => (window as unknown as { __STORYBOOK_PREVIEW__: { currentRender: { phase: string } } }).__STORYBOOK_PREVIEW__.currentRender.phase);
+    if (phase !== 'finished') throw new Error(`${id} (${theme}): the story's render ended ${phase}`);
+    await page.evaluate(async () => {
+      await document.fonts.ready;
+      await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+    });
+    return await page.screenshot({ animations: 'disabled', caret: 'hide', scale: 'css' });
+  } finally {
+    await page.close();
+  }
+}
+
+/** How far `actual` is from the baseline, or why it cannot be compared. */
+function compare(baseline: Buffer, actual: Buffer): { different: number; diff?: PNG; reason?: string } {
+  const a = PNG.sync.read(baseline);
+  const b = PNG.sync.read(actual);
+  if (a.width !== b.width || a.height !== b.height) return { different: 1, reason: `size ${b.width}×${b.height}, baseline ${a.width}×${a.height}` };
+  const diff = new PNG({ width: a.width, height: a.height });
+  const pixels = pixelmatch(a.data, b.data, diff.data, a.width, a.height, { threshold: PIXEL_THRESHOLD });
+  return { different: pixels / (a.width * a.height), diff };
+}
+
+// Several pages at a time (vitest's maxConcurrency, 5): Chromium renders them while the test waits on each.
+describe.concurrent('screenshots of the static Storybook', { timeout: SHOT_MS }, () => {
+  for (const theme of THEMES) {
+    for (const id of STORIES) {
+      it(`${id} in the ${theme} theme looks as its baseline`, async ({ expect }) => {
+        const actual = await shoot(id, theme);
+        const baselinePath = join(BASELINES, theme, `${id}.png`);
+        if (UPDATE) {
+          mkdirSync(join(BASELINES, theme), { recursive: true });
+          writeFileSync(baselinePath, actual);
+          return;
+        }
+        expect(existsSync(baselinePath), `no baseline for ${id} (${theme}): run npm run screenshots:update`).toBe(true);
+        const { different, diff, reason } = compare(readFileSync(baselinePath), actual);
+        if (different > MAX_DIFFERENT) {
+          mkdirSync(join(FAILURES, theme), { recursive: true });
+          writeFileSync(join(FAILURES, theme, `${id}.actual.png`), actual);
+          if (diff) writeFileSync(join(FAILURES, theme, `${id}.diff.png`), PNG.sync.write(diff));
+        }
+        const where = `${id} (${theme}) differs from test/screenshots/${theme}/${id}.png; see .vitest-results/screenshots/${theme}/, and take an intended change with npm run screenshots:update`;
+        expect(reason, where).toBeUndefined();
+        expect(different, `${where}: share of pixels that differ`).toBeLessThanOrEqual(MAX_DIFFERENT);
+      });
+    }
+  }
+});
