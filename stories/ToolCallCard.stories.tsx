@@ -179,7 +179,7 @@ export const CancelledByServer = fixed(states['cancelledByServer'] as unknown[],
 export const CancelledWithLateOutcome = fixed([...openTurn, interrupt('turn-1'), pause(700), e.settled('c1', true)], {
   play: async ({ canvas }) => {
     await expect(canvas.getByText('Cancelled here')).toBeVisible();
-    await expect(canvas.getByText('Finished anyway after the cancel: Done')).toBeVisible();
+    await expect(canvas.getByText('Still cancelled, but the tool reported after the cancel: Done')).toBeVisible();
   },
 });
 

@@ -200,7 +200,7 @@ export const Interrupt: Story = {
     await userEvent.keyboard('{Enter}');
     await expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['cancelled', 'cancelled']);
     await expect(canvas.getAllByText('Cancelled here')).toHaveLength(2);
-    await waitFor(() => expect(canvas.getByText('Finished anyway after the cancel: Done')).toBeVisible(), { timeout: 30_000 });
+    await waitFor(() => expect(canvas.getByText('Still cancelled, but the tool reported after the cancel: Done')).toBeVisible(), { timeout: 30_000 });
   },
 };
 
@@ -252,7 +252,7 @@ const checkMatrix: Story['play'] = async ({ canvasElement, canvas }) => {
     'settled/error', 'settled/error', 'settled/error', 'settled/error', 'settled/error',
     'cancelled/cancelled', 'cancelled/cancelled', 'cancelled/cancelled', 'failed/failed', 'streaming/open', 'issued/open',
   ]);
-  await expect(within(canvas.getByRole('group', { name: 'Late outcome' })).getByText('Finished anyway after the cancel: Failed')).toBeVisible();
+  await expect(within(canvas.getByRole('group', { name: 'Late outcome' })).getByText('Still cancelled, but the tool reported after the cancel: Failed')).toBeVisible();
   const legacy = within(canvas.getByRole('group', { name: 'Legacy preview' }));
   await expect(legacy.getByRole('article')).toHaveAttribute('data-source', 'preview');
   await expect(legacy.getByText('Preview')).toBeVisible();
