@@ -6,7 +6,7 @@ import { forwardRef, useId, useMemo, useState, type ComponentPropsWithoutRef } f
 import { confirmationStatusSets } from '../core/confirmation-machine';
 import type { ConfirmationController, ConfirmationPick, ConfirmationState, ConfirmationView } from '../core/confirmation-types';
 import { defaultConfirmLabels, mergeConfirmLabels, type ConfirmToolLabels } from '../hooks/confirm-labels';
-import { formatNumber, useLabels } from '../hooks/labels';
+import { formatNumber, useLabels, type ToolgateLabels } from '../hooks/labels';
 import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useToolConfirmation } from '../hooks/use-tool-confirmation';
 import { ArgumentsPreview } from './arguments-preview';
@@ -113,7 +113,7 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
       {count > 0 && (
         <ol className="toolgate-batch-list">
           {listed.map((view) => (
-            <BatchItem key={view.id} view={view} labels={labels} clock={clock} />
+            <BatchItem key={view.id} view={view} labels={labels} all={all} clock={clock} />
           ))}
         </ol>
       )}
@@ -129,7 +129,14 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
         <button type="button" className="toolgate-button toolgate-batch-deny" aria-disabled={count === 0 ? true : undefined} onKeyDown={ignoreRepeat} onClick={denyAll}>
           {labels.denyAll(count, n)}
         </button>
-        <button type="button" className="toolgate-button toolgate-batch-approve" aria-disabled={count === 0 ? true : undefined} onKeyDown={ignoreRepeat} onClick={approveAll}>
+        <button
+          type="button"
+          className="toolgate-button toolgate-batch-approve"
+          aria-disabled={count === 0 ? true : undefined}
+          data-danger={listed.some((view) => view.descriptor.risk === 'high') ? '' : undefined}
+          onKeyDown={ignoreRepeat}
+          onClick={approveAll}
+        >
           {labels.approveAll(count, n)}
         </button>
       </div>
@@ -140,14 +147,17 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
   );
 });
 
-function BatchItem({ view, labels, clock }: { view: ConfirmationView; labels: ConfirmToolLabels; clock: ToolgateClock }) {
+function BatchItem({ view, labels, all, clock }: { view: ConfirmationView; labels: ConfirmToolLabels; all: ToolgateLabels; clock: ToolgateClock }) {
   const title = useId();
   const ended = !confirmationStatusSets().awaitingDecision.has(view.status);
   const left = useTimeLeft(view.expiresAt, ended, view.status === 'expired', clock, labels);
   return (
     <li className="toolgate-batch-item" aria-labelledby={title} data-request={view.id} data-risk={view.descriptor.risk}>
       <p id={title} className="toolgate-batch-item-title">
-        <strong>{labels.title(view.title, view.toolName)}</strong> <code>{view.toolName}</code>
+        <strong>{labels.title(view.title, view.toolName)}</strong> <code>{view.toolName}</code>{' '}
+        <span className="toolgate-chip" data-risk={view.descriptor.risk}>
+          {all.risk[view.descriptor.risk]}
+        </span>
         {view.edited && (
           <>
             {' '}

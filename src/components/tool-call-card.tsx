@@ -57,7 +57,7 @@ export const ToolCallCard = memo(
       () => (
         <>
           <ToolCallOutput callId={callId} store={store} schema={outputSchema} />
-          <ToolCallApproval callId={callId} />
+          <ToolCallApproval callId={callId} showStatus={false} />
           <ToolCallInput callId={callId} />
         </>
       ),

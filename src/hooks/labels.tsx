@@ -65,6 +65,8 @@ export interface ToolgateLabels {
   items: (count: number, formatted: string) => string;
   fields: (count: number, formatted: string) => string;
   characters: (count: number, formatted: string) => string;
+  /** The name of the button that opens or closes a value: the field it belongs to, then what it shows ("note: 1 field"). */
+  toggleOf: (field: string, summary: string) => string;
   showMore: (more: string, left: string) => string;
   showAll: string;
   showLess: string;
@@ -188,6 +190,7 @@ export const defaultLabels: ToolgateLabels = {
   items: (count, formatted) => (count === 1 ? '1 item' : `${formatted} items`),
   fields: (count, formatted) => (count === 1 ? '1 field' : `${formatted} fields`),
   characters: (count, formatted) => (count === 1 ? '1 character' : `${formatted} characters`),
+  toggleOf: (field, summary) => `${field}: ${summary}`,
   showMore: (more, left) => `Show ${more} more (${left} left)`,
   showAll: 'Show all',
   showLess: 'Show less',
