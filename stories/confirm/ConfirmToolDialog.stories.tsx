@@ -139,8 +139,10 @@ export const ReviewingHighRiskWrite: Story = {
 function focusRingRule(element: HTMLElement): string {
   for (const sheet of element.ownerDocument.styleSheets) {
     for (const rule of sheet.cssRules) {
-      if (!(rule instanceof CSSStyleRule) || !/:focus(?!-)/.test(rule.selectorText) || !rule.style.outlineStyle) continue;
-      if (rule.selectorText.split(',').some((one) => /:focus(?!-)/.test(one) && element.matches(one))) return rule.style.outline;
+      // The outline is a shorthand with var(): its longhands read empty in the CSSOM, the shorthand does not.
+      const outline = rule instanceof CSSStyleRule ? rule.style.getPropertyValue('outline') : '';
+      if (!(rule instanceof CSSStyleRule) || !/:focus(?!-)/.test(rule.selectorText) || !outline) continue;
+      if (rule.selectorText.split(',').some((one) => /:focus(?!-)/.test(one) && element.matches(one))) return outline;
     }
   }
   return '';
