@@ -26,7 +26,7 @@ export const Complete: Story = {
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('group', { name: 'Arguments' })).toHaveAttribute('data-state', 'ready');
     await expect(canvas.getByText('EUR')).toBeVisible();
-    const filters = canvas.getByRole('button', { name: '4 fields' });
+    const filters = canvas.getByRole('button', { name: 'filters: 4 fields' });
     await userEvent.click(filters);
     await expect(filters).toHaveAttribute('aria-expanded', 'false');
     await expect(canvas.queryByText('EUR')).toBeNull();
@@ -101,7 +101,7 @@ export const LargeArray: Story = {
   args: { value: { ids: Array.from({ length: 10_000 }, (_, i) => `id-${i}`) } },
   play: async ({ canvas }) => {
     await userEvent.tab();
-    await expect(canvas.getByRole('button', { name: '10,000 items' })).toHaveFocus();
+    await expect(canvas.getByRole('button', { name: 'ids: 10,000 items' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');
     await expect(canvas.getByText('id-99')).toBeVisible();
     await expect(canvas.queryByText('id-100')).toBeNull();

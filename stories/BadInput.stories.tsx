@@ -40,7 +40,7 @@ export const HugeArray: Story = {
     </Live>
   ),
   play: async ({ canvas, canvasElement }) => {
-    const toggle = await waitFor(() => canvas.getByRole('button', { name: '10,000 items' }));
+    const toggle = await waitFor(() => canvas.getByRole('button', { name: 'rows: 10,000 items' }));
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     toggle.focus();
     await userEvent.keyboard('{Enter}');

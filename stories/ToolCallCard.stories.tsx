@@ -61,7 +61,7 @@ export const StreamingLong = fixed(states['streamingLong'] as unknown[], {
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     toggle.focus();
     await userEvent.keyboard('{Enter}');
-    await expect(canvas.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(canvas.getByRole('button', { name: 'content: Show less' })).toHaveAttribute('aria-expanded', 'true');
     await expect(canvas.getByText(/Line 60: agreed/)).toBeVisible();
   },
 });
@@ -129,6 +129,9 @@ const failure = (code: string, text: string): Story =>
     play: async ({ canvasElement, canvas }) => {
       await expect(card(canvasElement).dataset['outcome']).toBe('error');
       await expect(canvas.getByText(text)).toHaveAttribute('data-code', code);
+      // Words first, what to do next, and the code last and small.
+      await expect(canvasElement.querySelector('[data-result] .toolgate-card-explain')).toBeVisible();
+      await expect(canvasElement.querySelector('[data-result] .toolgate-card-next')).toBeVisible();
       await expect(canvas.getByText(code).tagName).toBe('CODE');
     },
   });
@@ -174,7 +177,7 @@ export const CancelledByServer = fixed(states['cancelledByServer'] as unknown[],
 export const CancelledWithLateOutcome = fixed([...openTurn, interrupt('turn-1'), pause(700), e.settled('c1', true)], {
   play: async ({ canvas }) => {
     await expect(canvas.getByText('Cancelled here')).toBeVisible();
-    await expect(canvas.getByText('Finished anyway after the cancel: Done')).toBeVisible();
+    await expect(canvas.getByText('Still cancelled, but the tool reported after the cancel: Done')).toBeVisible();
   },
 });
 
@@ -190,7 +193,7 @@ export const FailedModelStopped = fixed(states['failed'] as unknown[], {
 export const SettledWithMessage = fixed([...(states['settledOk'] as unknown[]).slice(0, -1), { ...e.settled('c1', false, 'REJECTED'), message: 'declined by the user' }], {
   play: async ({ canvasElement, canvas }) => {
     await expect(card(canvasElement).dataset['outcome']).toBe('error');
-    await expect(canvasElement.querySelector('[data-result]')).toHaveTextContent('Result REJECTED: declined by the user');
+    await expect(canvasElement.querySelector('[data-result]')).toHaveTextContent('Not run: the request was refused. Reason: declined by the user Change the request, or ask again if it should run. Code REJECTED');
     await expect(canvas.getByText('declined by the user')).toBeVisible();
   },
 });
@@ -296,6 +299,11 @@ export const OutputPreliminary = fixed(searchOutputs.running, {
     await expect(within(output).getByText('Pages found')).toBeVisible();
     await expect(within(card(canvasElement)).getByText('Preliminary')).toBeVisible();
     await expect(card(canvasElement).dataset['status']).toBe('issued');
+    // "Low risk" is a level of risk, not the same grey as the fact "Server tool".
+    const low = within(card(canvasElement)).getByText('Low risk');
+    const server = within(card(canvasElement)).getByText('Server tool');
+    await expect(getComputedStyle(low).backgroundColor).not.toBe(getComputedStyle(server).backgroundColor);
+    await expect(getComputedStyle(low, '::before').content).not.toBe('none');
   },
 });
 

@@ -129,8 +129,16 @@ export const NestedCalls: Story = {
     await expect(research).toHaveAttribute('aria-expanded', 'true');
     await expect(research).toHaveFocus();
     await expect(rowsUnder(research)).toHaveLength(4);
-    // The button says how many calls are inside, and closes them too.
-    await userEvent.click(within(research).getByRole('button', { name: '3 calls inside' }));
+    // The button says how many calls are inside, sits inside its call's card (not on its edge),
+    // and has one ring when focused (no border of its own); it closes them too.
+    const inside = within(research).getByRole('button', { name: '3 calls inside' });
+    const box = inside.getBoundingClientRect();
+    const card = (within(research).getAllByRole('article')[0] as HTMLElement).getBoundingClientRect();
+    await expect(box.left).toBeGreaterThan(card.left + 4);
+    await expect(box.bottom).toBeLessThanOrEqual(card.bottom);
+    await expect(box.top).toBeGreaterThanOrEqual(card.top);
+    await expect(getComputedStyle(inside).borderTopStyle).toBe('none');
+    await userEvent.click(inside);
     await expect(research).toHaveAttribute('aria-expanded', 'false');
   },
 };
@@ -200,7 +208,7 @@ export const Interrupt: Story = {
     await userEvent.keyboard('{Enter}');
     await expect(cards(canvasElement).map((card) => card.dataset['status'])).toEqual(['cancelled', 'cancelled']);
     await expect(canvas.getAllByText('Cancelled here')).toHaveLength(2);
-    await waitFor(() => expect(canvas.getByText('Finished anyway after the cancel: Done')).toBeVisible());
+    await waitFor(() => expect(canvas.getByText('Still cancelled, but the tool reported after the cancel: Done')).toBeVisible());
   },
 };
 
@@ -252,7 +260,13 @@ const checkMatrix: Story['play'] = async ({ canvasElement, canvas }) => {
     'settled/error', 'settled/error', 'settled/error', 'settled/error', 'settled/error',
     'cancelled/cancelled', 'cancelled/cancelled', 'cancelled/cancelled', 'failed/failed', 'streaming/open', 'issued/open',
   ]);
-  await expect(within(canvas.getByRole('group', { name: 'Late outcome' })).getByText('Finished anyway after the cancel: Failed')).toBeVisible();
+  await expect(within(canvas.getByRole('group', { name: 'Late outcome' })).getByText('Still cancelled, but the tool reported after the cancel: Failed')).toBeVisible();
+  // The five failure codes differ by more than one red: each badge has its own icon, each bar its own pattern.
+  const failures = ['INTERRUPTED', 'REJECTED', 'INVALID', 'TIMEOUT', 'FAILED'].map((code) => within(canvas.getByRole('group', { name: code })).getByRole('article'));
+  const icons = failures.map((card) => getComputedStyle(card.querySelector('.toolgate-badge') as HTMLElement, '::before').content);
+  await expect(new Set(icons).size).toBe(5);
+  await expect(icons).not.toContain('none');
+  await expect(new Set(failures.map((card) => getComputedStyle(card).borderInlineStartStyle)).size).toBe(5);
   const legacy = within(canvas.getByRole('group', { name: 'Legacy preview' }));
   await expect(legacy.getByRole('article')).toHaveAttribute('data-source', 'preview');
   await expect(legacy.getByText('Preview')).toBeVisible();

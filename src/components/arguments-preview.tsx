@@ -130,18 +130,20 @@ interface NodeProps {
   /** The rest of the path being written, when it runs through this node (`[]`: this node). */
   writing: ArgumentsPath | undefined;
   depth: number;
+  /** The field this value is (its title or key; `items[2]` in an array): its toggle says which field it opens. */
+  name?: string | undefined;
 }
 
 // Memoised on the value's identity: the parser shares closed subtrees between previews, so a
 // fragment re-renders only the branch it lands in.
-const JsonNode = memo(function JsonNode({ value, schema, writing, depth }: NodeProps) {
+const JsonNode = memo(function JsonNode({ value, schema, writing, depth, name }: NodeProps) {
   const here = writing?.length === 0;
-  if (isObject(value) && typeof value !== 'function') return <Container value={value} schema={schema} writing={writing} depth={depth} />;
+  if (isObject(value) && typeof value !== 'function') return <Container value={value} schema={schema} writing={writing} depth={depth} name={name} />;
   const type = value === null ? 'null' : typeof value;
   return (
     <>
       {type === 'string' ? (
-        <LongText text={value as string} className="toolgate-json-string" writing={here} />
+        <LongText text={value as string} className="toolgate-json-string" writing={here} name={name} />
       ) : (
         <span className={`toolgate-json-${type}`} data-writing={here ? '' : undefined}>
           {String(value)}
@@ -156,7 +158,20 @@ function WritingNote() {
   return <span className="toolgate-sr-only">{useTree().labels.writing}</span>;
 }
 
-function LongText({ text, className, writing }: { text: string; className?: string; writing?: boolean }) {
+/**
+ * Opens or closes one value. Its name says which field it opens ("note: 1 field"), the visible
+ * text last, so the name still contains what is seen.
+ */
+function ToggleButton({ open, setOpen, name, text }: { open: boolean; setOpen: (open: boolean) => void; name: string | undefined; text: string }) {
+  const { labels } = useTree();
+  return (
+    <button type="button" className="toolgate-toggle" aria-expanded={open} aria-label={name === undefined ? undefined : labels.toggleOf(name, text)} onClick={() => setOpen(!open)}>
+      {text}
+    </button>
+  );
+}
+
+function LongText({ text, className, writing, name }: { text: string; className?: string; writing?: boolean; name?: string | undefined }) {
   const { labels, stringLimit } = useTree();
   const [open, setOpen] = useState(false);
   const long = text.length > stringLimit;
@@ -168,9 +183,7 @@ function LongText({ text, className, writing }: { text: string; className?: stri
         {long && !open ? `${text.slice(0, cut)}…` : text}
       </span>
       {long && (
-        <button type="button" className="toolgate-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-          {open ? labels.showLess : labels.characters(text.length, formatNumber(text.length, labels.locale))}
-        </button>
+        <ToggleButton open={open} setOpen={setOpen} name={name} text={open ? labels.showLess : labels.characters(text.length, formatNumber(text.length, labels.locale))} />
       )}
     </>
   );
@@ -188,7 +201,7 @@ function useRowCache(schema: ArgumentsSchema | undefined, depth: number, count: 
   return ref.current.rows;
 }
 
-function Container({ value, schema, writing, depth }: NodeProps & { value: object }) {
+function Container({ value, schema, writing, depth, name }: NodeProps & { value: object }) {
   const { labels, collapseAfter, pageSize, collapseDepth, complete } = useTree();
   const isArray = Array.isArray(value);
   const keys = isArray ? undefined : Object.keys(value);
@@ -208,20 +221,21 @@ function Container({ value, schema, writing, depth }: NodeProps & { value: objec
     );
   };
   const row = (key: string | number, node: ReactNode, state?: string) => rows.push(makeRow(key, node, state));
+  const nameOf = (key: string | number): string => (isArray ? `${name ?? ''}[${key}]` : (childSchema(schema, key)?.title ?? String(key)));
   const cache = useRowCache(schema, depth, count);
   for (let i = 0; i < Math.min(count, shown); i++) {
     const key = isArray ? i : (keys as string[])[i] as string;
     const child = (value as Record<string | number, unknown>)[key];
     if (next === key) {
       // The child on the written path: the only one whose value changes while the text streams.
-      row(key, <JsonNode value={child} schema={childSchema(schema, key)} writing={writing?.slice(1)} depth={depth + 1} />);
+      row(key, <JsonNode value={child} schema={childSchema(schema, key)} writing={writing?.slice(1)} depth={depth + 1} name={nameOf(key)} />);
       continue;
     }
     // A sibling: the parser shares a closed child between previews, so the same value gets the
     // same element, which React skips without rendering or comparing anything below it.
     let kept = cache.get(key);
     if (kept === undefined || kept.child !== child) {
-      kept = { child, row: makeRow(key, <JsonNode value={child} schema={childSchema(schema, key)} writing={undefined} depth={depth + 1} />) };
+      kept = { child, row: makeRow(key, <JsonNode value={child} schema={childSchema(schema, key)} writing={undefined} depth={depth + 1} name={nameOf(key)} />) };
       cache.set(key, kept);
     }
     rows.push(kept.row);
@@ -241,9 +255,7 @@ function Container({ value, schema, writing, depth }: NodeProps & { value: objec
   return (
     <>
       {depth > 0 && count > 0 && (
-        <button type="button" className="toolgate-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-          {summary}
-        </button>
+        <ToggleButton open={open} setOpen={setOpen} name={name} text={summary} />
       )}
       {rows.length === 0 ? (
         <span className="toolgate-json-empty" data-writing={writing?.length === 0 ? '' : undefined}>

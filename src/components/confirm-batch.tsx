@@ -2,11 +2,11 @@
  * Several requests decided at once: one list of the pending requests (of a turn), each with its
  * arguments and fingerprint, and "Approve all N" / "Deny all N" that decide exactly the N listed.
  */
-import { forwardRef, useId, useMemo, useState, type ComponentPropsWithoutRef } from 'react';
+import { forwardRef, useEffect, useId, useMemo, useRef, useState, type ComponentPropsWithoutRef } from 'react';
 import { confirmationStatusSets } from '../core/confirmation-machine';
 import type { ConfirmationController, ConfirmationPick, ConfirmationState, ConfirmationView } from '../core/confirmation-types';
 import { defaultConfirmLabels, mergeConfirmLabels, type ConfirmToolLabels } from '../hooks/confirm-labels';
-import { formatNumber, useLabels } from '../hooks/labels';
+import { formatNumber, useLabels, type ToolgateLabels } from '../hooks/labels';
 import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useToolConfirmation } from '../hooks/use-tool-confirmation';
 import { ArgumentsPreview } from './arguments-preview';
@@ -78,6 +78,15 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
   const picks: readonly ConfirmationPick[] = listed.map((view) => ({ requestId: view.id, fingerprint: (view.fingerprint as NonNullable<ConfirmationView['fingerprint']>).hex }));
   const count = listed.length;
   const n = formatNumber(count, all.locale);
+  // Decided, and nothing left: the batch is finished. Its result shows (not only to screen readers),
+  // the buttons that can no longer act go, and focus moves from them to the result.
+  const finished = said !== '' && count === 0;
+  const result = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const element = result.current;
+    const active = element?.ownerDocument.activeElement;
+    if (finished && element && (!active || active === element.ownerDocument.body || element.closest('section')?.contains(active))) element.focus();
+  }, [finished]);
 
   const approveAll = (): void => {
     if (picks.length === 0) return;
@@ -97,6 +106,7 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
       aria-labelledby={heading}
       className={cx('toolgate-batch', className)}
       data-count={count}
+      data-state={finished ? 'done' : count === 0 ? 'empty' : 'open'}
       data-frozen={captured === null ? undefined : ''}
       onPointerEnter={composeHandlers(rest.onPointerEnter, freeze)}
       onPointerLeave={composeHandlers(rest.onPointerLeave, (event) => {
@@ -113,7 +123,7 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
       {count > 0 && (
         <ol className="toolgate-batch-list">
           {listed.map((view) => (
-            <BatchItem key={view.id} view={view} labels={labels} clock={clock} />
+            <BatchItem key={view.id} view={view} labels={labels} all={all} clock={clock} />
           ))}
         </ol>
       )}
@@ -125,29 +135,41 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
           </button>
         </p>
       )}
+      {!finished && (
       <div className="toolgate-batch-actions">
         <button type="button" className="toolgate-button toolgate-batch-deny" aria-disabled={count === 0 ? true : undefined} onKeyDown={ignoreRepeat} onClick={denyAll}>
           {labels.denyAll(count, n)}
         </button>
-        <button type="button" className="toolgate-button toolgate-batch-approve" aria-disabled={count === 0 ? true : undefined} onKeyDown={ignoreRepeat} onClick={approveAll}>
+        <button
+          type="button"
+          className="toolgate-button toolgate-batch-approve"
+          aria-disabled={count === 0 ? true : undefined}
+          data-danger={listed.some((view) => view.descriptor.risk === 'high') ? '' : undefined}
+          onKeyDown={ignoreRepeat}
+          onClick={approveAll}
+        >
           {labels.approveAll(count, n)}
         </button>
       </div>
-      <p role="status" className="toolgate-sr-only">
+      )}
+      <p ref={result} role="status" tabIndex={finished ? -1 : undefined} className="toolgate-batch-result">
         {said}
       </p>
     </section>
   );
 });
 
-function BatchItem({ view, labels, clock }: { view: ConfirmationView; labels: ConfirmToolLabels; clock: ToolgateClock }) {
+function BatchItem({ view, labels, all, clock }: { view: ConfirmationView; labels: ConfirmToolLabels; all: ToolgateLabels; clock: ToolgateClock }) {
   const title = useId();
   const ended = !confirmationStatusSets().awaitingDecision.has(view.status);
   const left = useTimeLeft(view.expiresAt, ended, view.status === 'expired', clock, labels);
   return (
     <li className="toolgate-batch-item" aria-labelledby={title} data-request={view.id} data-risk={view.descriptor.risk}>
       <p id={title} className="toolgate-batch-item-title">
-        <strong>{labels.title(view.title, view.toolName)}</strong> <code>{view.toolName}</code>
+        <strong>{labels.title(view.title, view.toolName)}</strong> <code>{view.toolName}</code>{' '}
+        <span className="toolgate-chip" data-risk={view.descriptor.risk}>
+          {all.risk[view.descriptor.risk]}
+        </span>
         {view.edited && (
           <>
             {' '}

@@ -291,7 +291,7 @@ export const ConfirmToolDialogApprove = forwardRef<HTMLButtonElement, ConfirmToo
   const classes = cx('toolgate-button', 'toolgate-confirm-approve', className);
   if (dialog.step === 'hold') {
     return (
-      <HoldButton {...rest} ref={ref} className={classes} holdMs={dialog.holdMs} enabled={dialog.canApprove} onComplete={dialog.approve} onHoldingChange={dialog.setHolding} onKeyDown={onKeyDown}>
+      <HoldButton {...rest} ref={ref} className={classes} data-danger={dialog.descriptor.risk === 'high' ? '' : undefined} holdMs={dialog.holdMs} enabled={dialog.canApprove} onComplete={dialog.approve} onHoldingChange={dialog.setHolding} onKeyDown={onKeyDown}>
         {label}
       </HoldButton>
     );
@@ -303,6 +303,7 @@ export const ConfirmToolDialogApprove = forwardRef<HTMLButtonElement, ConfirmToo
       type="button"
       className={classes}
       aria-disabled={dialog.canApprove ? undefined : true}
+      data-danger={dialog.descriptor.risk === 'high' ? '' : undefined}
       onKeyDown={composeHandlers(onKeyDown, ignoreRepeat)}
       onClick={composeHandlers(onClick, (_event: MouseEvent<HTMLButtonElement>) => dialog.approve())}
     >

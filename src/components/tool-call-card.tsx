@@ -57,7 +57,7 @@ export const ToolCallCard = memo(
       () => (
         <>
           <ToolCallOutput callId={callId} store={store} schema={outputSchema} />
-          <ToolCallApproval callId={callId} />
+          <ToolCallApproval callId={callId} showStatus={false} />
           <ToolCallInput callId={callId} />
         </>
       ),
@@ -74,6 +74,8 @@ export const ToolCallCard = memo(
         className={cx('toolgate-card', className)}
         data-status={status}
         data-outcome={callOutcome(call)}
+        data-code={call.code}
+        data-approval={call.approval}
         data-source={call.source}
       >
         <header className="toolgate-card-header">
@@ -88,7 +90,8 @@ export const ToolCallCard = memo(
             </span>
           )}
           {call.source === 'preview' && <span className="toolgate-chip">{labels.legacyPreview}</span>}
-          {ms !== undefined && (
+          {/* No running time while a person decides: the call has not started, and a ticking clock would hurry them. */}
+          {ms !== undefined && (final || call.approval !== 'awaiting') && (
             <span className="toolgate-card-time">{(final ? labels.took : labels.elapsed)(formatDuration(ms, labels.locale))}</span>
           )}
         </header>
@@ -104,26 +107,20 @@ export const ToolCallCard = memo(
         <RanArguments call={call} labels={labels} />
         <AnsweredByGrant call={call} labels={labels} />
         {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
-        {call.code !== undefined && (
-          <p className="toolgate-card-note" data-result="">
-            {labels.result} <code>{call.code}</code>
-            {status === 'settled' && message !== undefined && (
-              <>
-                {': '}
-                <span className="toolgate-card-message">{message}</span>
-              </>
-            )}
+        {call.code !== undefined && <ResultNote code={call.code} message={status === 'settled' ? message : undefined} labels={labels} />}
+        {call.cancelledBy && (
+          <p className="toolgate-card-note" data-cancelled={call.cancelledBy}>
+            <span className="toolgate-card-state">{labels.cancelledBy[call.cancelledBy]}</span> <span>{labels.cancelledWhy[call.cancelledBy]}</span>
           </p>
         )}
-        {call.cancelledBy && <p className="toolgate-card-note">{labels.cancelledBy[call.cancelledBy]}</p>}
         {late && (
           <p className="toolgate-card-note" data-outcome={late.ok ? 'ok' : 'error'} data-late="">
             {labels.lateOutcome(outcomeText(labels, late.ok, late.code))}
           </p>
         )}
         {status === 'failed' && (
-          <p className="toolgate-card-note">
-            {labels.modelStopped} <span>{call.message}</span>
+          <p className="toolgate-card-note" data-stopped="">
+            {labels.modelStopped} <span>{call.message}</span> <span>{labels.stoppedWhy}</span>
           </p>
         )}
         {parts}
@@ -131,6 +128,35 @@ export const ToolCallCard = memo(
     );
   }),
 );
+
+/**
+ * A result code in words: what it means, the result's message, what a person can do next, and
+ * the code itself, small, last (for whoever reports the problem).
+ */
+function ResultNote({ code, message, labels }: { code: string; message: string | undefined; labels: ToolgateLabels }) {
+  const known = Object.hasOwn(labels.explain, code) ? (code as keyof ToolgateLabels['explain']) : undefined;
+  const next = known ? labels.next[known] : '';
+  return (
+    <p className="toolgate-card-note" data-result="" data-code={code}>
+      <span className="toolgate-card-explain">{known ? labels.explain[known] : labels.explainUnknown(code)}</span>
+      {message !== undefined && (
+        <>
+          {' '}
+          {labels.resultMessage} <span className="toolgate-card-message">{message}</span>
+        </>
+      )}
+      {next !== '' && (
+        <>
+          {' '}
+          <span className="toolgate-card-next">{next}</span>
+        </>
+      )}{' '}
+      <span className="toolgate-card-code">
+        {labels.resultCode} <code>{code}</code>
+      </span>
+    </p>
+  );
+}
 
 /**
  * What the card warns of about the arguments (DESIGN "The wire"): final arguments that contradict

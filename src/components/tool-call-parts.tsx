@@ -107,9 +107,15 @@ export class ToolRenderBoundary extends Component<ToolRenderBoundaryProps, Bound
  * A button that stays focusable while it cannot act (`aria-disabled`). Key repeats need no guard
  * here: the actions are bound to one request id, so a repeat can never act on the next request.
  */
-function ActButton({ enabled, onAct, children, className }: { enabled: boolean; onAct: () => void; children: ReactNode; className: string }) {
+function ActButton({ enabled, onAct, children, className, danger }: { enabled: boolean; onAct: () => void; children: ReactNode; className: string; danger?: boolean }) {
   return (
-    <button type="button" className={cx('toolgate-button', className)} aria-disabled={enabled ? undefined : true} onClick={() => enabled && onAct()}>
+    <button
+      type="button"
+      className={cx('toolgate-button', className)}
+      aria-disabled={enabled ? undefined : true}
+      data-danger={danger ? '' : undefined}
+      onClick={() => enabled && onAct()}
+    >
       {children}
     </button>
   );
@@ -125,6 +131,11 @@ export interface ToolCallApprovalProps extends Omit<ComponentPropsWithoutRef<'di
   callId: string;
   /** Default: the provider's confirmation controller. */
   controller?: ConfirmationController;
+  /**
+   * Show "Awaiting approval" beside the buttons (default `true`). `<ToolCallCard>` passes `false`:
+   * its status badge already says it, and one state is said once.
+   */
+  showStatus?: boolean;
 }
 
 /**
@@ -137,21 +148,30 @@ export interface ToolCallApprovalProps extends Omit<ComponentPropsWithoutRef<'di
  * @example
  * <ToolCallApproval callId={callId} />
  */
-export function ToolCallApproval({ callId, controller, className, ...rest }: ToolCallApprovalProps) {
+export function ToolCallApproval({ callId, controller, showStatus = true, className, ...rest }: ToolCallApprovalProps) {
   const approval = useCallApproval(callId, controller);
   const labels = useLabels();
   if (!approval) return null;
   const { request, ahead } = approval;
   return (
-    <div role="group" aria-label={labels.awaitingApproval} {...rest} className={cx('toolgate-card-approval', className)} data-state={request.status}>
-      <span className="toolgate-chip" data-state="awaiting-approval">
-        {labels.awaitingApproval}
-      </span>
+    <div
+      role="group"
+      aria-label={labels.awaitingApproval}
+      {...rest}
+      className={cx('toolgate-card-approval', className)}
+      data-state={request.status}
+      data-risk={request.descriptor.risk}
+    >
+      {showStatus && (
+        <span className="toolgate-chip" data-state="awaiting-approval">
+          {labels.awaitingApproval}
+        </span>
+      )}
       {ahead > 0 && <span className="toolgate-card-note">{labels.approvalQueued(ahead, formatNumber(ahead, labels.locale))}</span>}
       <ActButton className="toolgate-card-deny" enabled={request.can.deny} onAct={() => approval.deny()}>
         {labels.confirm.deny}
       </ActButton>
-      <ActButton className="toolgate-card-approve" enabled={request.can.approve} onAct={approval.approve}>
+      <ActButton className="toolgate-card-approve" enabled={request.can.approve} onAct={approval.approve} danger={request.descriptor.risk === 'high'}>
         {labels.confirm.approve}
       </ActButton>
     </div>

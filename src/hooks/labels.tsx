@@ -21,13 +21,27 @@ export interface ToolgateLabels {
   codes: Record<ToolResultCode, string>;
   /** A failure code the kit does not know. */
   unknownCode: (code: string) => string;
+  /** What each failure code means, in a sentence a person understands (the card's result line). */
+  explain: Record<ToolResultCode, string>;
+  /** What a person can do next after each failure code (empty: nothing to suggest). */
+  next: Record<ToolResultCode, string>;
+  /** The sentence for a failure code the kit does not know. */
+  explainUnknown: (code: string) => string;
+  /** Before the result's own message (a person's reason, the tool's error). */
+  resultMessage: string;
+  /** Before the machine code, kept small after the words for whoever reports the problem. */
+  resultCode: string;
   location: Record<ToolLocation, string>;
   risk: Record<ToolRisk, string>;
   cancelledBy: Record<'local' | 'server', string>;
+  /** What a cancel means, after `cancelledBy`: who stopped it, and that what it already did stays done. */
+  cancelledWhy: Record<'local' | 'server', string>;
   /** A `settled` that came after a local cancel: the effect may have happened anyway. */
   lateOutcome: (outcome: string) => string;
   /** Before the server's reason when the model stopped writing the arguments. */
   modelStopped: string;
+  /** After the model's reason: what "Stopped" means for the call (it never ran). */
+  stoppedWhy: string;
   /** A call built only from legacy `tool.preview` events. */
   legacyPreview: string;
   calls: string;
@@ -51,6 +65,8 @@ export interface ToolgateLabels {
   items: (count: number, formatted: string) => string;
   fields: (count: number, formatted: string) => string;
   characters: (count: number, formatted: string) => string;
+  /** The name of the button that opens or closes a value: the field it belongs to, then what it shows ("note: 1 field"). */
+  toggleOf: (field: string, summary: string) => string;
   showMore: (more: string, left: string) => string;
   showAll: string;
   showLess: string;
@@ -128,11 +144,33 @@ export const defaultLabels: ToolgateLabels = {
     FAILED: 'Failed',
   },
   unknownCode: (code) => `Failed (${code})`,
+  explain: {
+    INTERRUPTED: 'Interrupted: the turn was stopped before this call finished.',
+    REJECTED: 'Not run: the request was refused.',
+    INVALID: 'Not run: the arguments did not match what the tool accepts.',
+    TIMEOUT: 'Timed out: no result came in time, so the call was stopped.',
+    FAILED: 'Failed: the tool ran and reported an error.',
+  },
+  next: {
+    INTERRUPTED: 'Ask again to run it.',
+    REJECTED: 'Change the request, or ask again if it should run.',
+    INVALID: 'The model can try again with corrected arguments.',
+    TIMEOUT: 'It may have had an effect: check before trying again.',
+    FAILED: 'Try again once the cause is fixed.',
+  },
+  explainUnknown: (code) => `Failed with a result the kit does not know (${code}).`,
+  resultMessage: 'Reason:',
+  resultCode: 'Code',
   location: { server: 'Server tool', app: 'App tool' },
   risk: { low: 'Low risk', medium: 'Medium risk', high: 'High risk' },
   cancelledBy: { local: 'Cancelled here', server: 'Cancelled by the server' },
-  lateOutcome: (outcome) => `Finished anyway after the cancel: ${outcome}`,
+  cancelledWhy: {
+    local: 'This page stopped the call before it finished; anything it already did stays done.',
+    server: 'The server stopped the call before it finished; anything it already did stays done.',
+  },
+  lateOutcome: (outcome) => `Still cancelled, but the tool reported after the cancel: ${outcome}`,
   modelStopped: 'The model stopped:',
+  stoppedWhy: 'The call never ran: its arguments were not finished.',
   legacyPreview: 'Preview',
   calls: 'Tool calls',
   empty: 'No tool calls yet',
@@ -152,6 +190,7 @@ export const defaultLabels: ToolgateLabels = {
   items: (count, formatted) => (count === 1 ? '1 item' : `${formatted} items`),
   fields: (count, formatted) => (count === 1 ? '1 field' : `${formatted} fields`),
   characters: (count, formatted) => (count === 1 ? '1 character' : `${formatted} characters`),
+  toggleOf: (field, summary) => `${field}: ${summary}`,
   showMore: (more, left) => `Show ${more} more (${left} left)`,
   showAll: 'Show all',
   showLess: 'Show less',

@@ -1,6 +1,6 @@
 import { isTerminalStatus } from '../core/call-lifecycle';
 import type { ToolCall } from '../core/tool-call';
-import { useNow, type ToolgateClock } from './use-now';
+import { systemClock, useNow, type ToolgateClock } from './use-now';
 
 /**
  * What {@link useCallDuration} returns: how long a call took, or has taken so far.
@@ -29,8 +29,11 @@ export function useCallDuration(
 ): CallDuration {
   const final = call !== undefined && isTerminalStatus(call.status);
   const live = call?.startedAt !== undefined && !final;
-  const now = useNow(live, options.intervalMs, options.clock);
+  const clock = options.clock ?? systemClock;
+  const now = useNow(live, options.intervalMs, clock);
   if (call?.startedAt === undefined) return { ms: undefined, final };
-  const end = final ? call.endedAt : now;
+  // Once mounted (`now` set), a render between ticks (the call changed) reads the time now: the last
+  // tick may be up to a second old, and a call that just started running would show that old time.
+  const end = final ? call.endedAt : now === undefined ? undefined : Math.max(now, clock.now());
   return { ms: end === undefined ? undefined : Math.max(0, end - call.startedAt), final };
 }

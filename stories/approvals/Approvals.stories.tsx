@@ -26,7 +26,7 @@ type Story = StoryObj<Args>;
 const transfer: Proposal = {
   toolName: 'transfer',
   arguments: { to: 'DE89 3704 0044 0532 0130 00', amount: 500, currency: 'EUR', instant: false, note: { reference: 'Invoice 2025-014' } },
-  descriptor: descriptors.write,
+  descriptor: descriptors.payment,
   editable: transferEditing,
 };
 
@@ -228,12 +228,19 @@ export const Batch: Story = {
     await expect(ranText(canvasElement)).toBe('write_file {"path":"notes/a.md","text":"Alpha"}\nwrite_file {"path":"notes/b.md","text":"Beta"}\nsearch_docs {"q":"style guide"}');
     await waitFor(() => expect(within(list).getByRole('status')).toHaveTextContent('Approved 3, denied 0.'));
     await expect(within(list).getByText('No requests waiting.')).toBeVisible();
+    // Finished: the result is seen, not only heard; focus rests on it, with its ring; no dead buttons.
+    const result = within(list).getByRole('status');
+    await expect(result).toBeVisible();
+    await expect(result).toHaveFocus();
+    await expect(getComputedStyle(result).outlineStyle).toBe('solid');
+    await expect(list).toHaveAttribute('data-state', 'done');
+    await expect(within(list).queryByRole('button', { name: /all/ })).toBeNull();
   },
 };
 
 /* ------------------------------------------------------------ expiry */
 
-const expiring: Proposal = { toolName: 'deploy', arguments: { service: 'billing', version: '2.4.1' }, descriptor: descriptors.write, expiresIn: 75_000 };
+const expiring: Proposal = { toolName: 'deploy', arguments: { service: 'billing', version: '2.4.1' }, descriptor: descriptors.deploy, expiresIn: 75_000 };
 
 /** The time left shows to the second; a minute before, the polite live region says so (and only at a few moments). */
 export const Expiring: Story = {

@@ -25,6 +25,9 @@ export const START = Date.UTC(2026, 11, 1, 12);
 export const descriptors = {
   search: { title: 'Search the docs', effect: 'read', risk: 'low', requiresConfirmation: true },
   write: { title: 'Write a file', effect: 'write', risk: 'medium', requiresConfirmation: true },
+  // Each tool its own descriptor: a request's heading is its tool's title, never another tool's.
+  payment: { title: 'Send a payment', effect: 'write', risk: 'medium', requiresConfirmation: true },
+  deploy: { title: 'Deploy a release', effect: 'write', risk: 'medium', requiresConfirmation: true },
   transfer: { title: 'Transfer money', effect: 'write', risk: 'high', requiresConfirmation: true },
 } satisfies Record<string, ToolDescriptor>;
 

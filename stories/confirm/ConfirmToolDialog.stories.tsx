@@ -93,7 +93,11 @@ export const ReviewingLowRiskRead: Story = {
     await expect(inside.getByText('Low risk')).toBeVisible();
     await expect(inside.getByRole('group', { name: 'Arguments' })).toHaveTextContent('SFO');
     await expect(dialog.querySelector('.toolgate-confirm-fingerprint')?.textContent).toMatch(/^[0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}$/);
-    await expect(inside.getByRole('button', { name: 'Deny' })).toHaveFocus();
+    const deny = inside.getByRole('button', { name: 'Deny' });
+    await expect(deny).toHaveFocus();
+    // Opened with a pointer, the dialog still shows where it put focus: Deny has its ring on :focus,
+    // not only on :focus-visible (which a browser withholds after a pointer click).
+    await expect(focusRingRule(deny)).toMatch(/solid/);
   },
 };
 
@@ -120,8 +124,49 @@ export const ReviewingHighRiskWrite: Story = {
     await expect(inside.getByText('tool:invoke:transfer')).toBeVisible();
     await expect(inside.getByText(/cannot be undone here/)).toBeVisible();
     await expect(dialog).toHaveAttribute('data-risk', 'high');
+    // The danger treatment is not colour alone: a mark and a heavier border, on the chip and on Approve.
+    const approve = inside.getByRole('button', { name: 'Approve' });
+    await expect(approve).toHaveAttribute('data-danger');
+    await expect(getComputedStyle(approve, '::before').content).toMatch(/⚠/);
+    await expect(getComputedStyle(inside.getByText('High risk'), '::before').content).toMatch(/⚠/);
+    await expect(getComputedStyle(approve).borderTopWidth).not.toBe(getComputedStyle(inside.getByRole('button', { name: 'Deny' })).borderTopWidth);
+    // In forced colours backgrounds go: the stylesheet keeps a double border on both there.
+    await expect(forcedColoursRule(dialog.ownerDocument, '.toolgate-button[data-danger]')).toMatch(/double/);
   },
 };
+
+/** `element.matches(selector)`, false for a selector `matches` cannot take (a pseudo-element, a split `:is(a, b)`). */
+function matches(element: HTMLElement, selector: string): boolean {
+  try {
+    return element.matches(selector);
+  } catch {
+    return false;
+  }
+}
+
+/** The outline of a rule that rings `element` on plain `:focus` (whatever moved focus there), or ''. */
+function focusRingRule(element: HTMLElement): string {
+  for (const sheet of element.ownerDocument.styleSheets) {
+    for (const rule of sheet.cssRules) {
+      // The outline is a shorthand with var(): its longhands read empty in the CSSOM, the shorthand does not.
+      const outline = rule instanceof CSSStyleRule ? rule.style.getPropertyValue('outline') : '';
+      if (!(rule instanceof CSSStyleRule) || !/:focus(?!-)/.test(rule.selectorText) || !outline) continue;
+      if (matches(element, rule.selectorText)) return outline;
+    }
+  }
+  return '';
+}
+
+/** The declarations the stylesheet gives `selector` under `@media (forced-colors: active)`. */
+function forcedColoursRule(document: Document, selector: string): string {
+  for (const sheet of document.styleSheets) {
+    for (const rule of sheet.cssRules) {
+      if (!(rule instanceof CSSMediaRule) || !rule.conditionText.includes('forced-colors')) continue;
+      for (const inner of rule.cssRules) if (inner instanceof CSSStyleRule && inner.selectorText.includes(selector)) return inner.style.cssText;
+    }
+  }
+  return '';
+}
 
 /* ---------------------------------------------------------- after approval */
 
@@ -426,7 +471,7 @@ export const HugeArrayCollapsed: Story = {
   ),
   play: async ({ canvasElement }) => {
     const dialog = await openDialog(canvasElement);
-    const toggle = within(dialog).getByRole('button', { name: '10,000 items' });
+    const toggle = within(dialog).getByRole('button', { name: 'rows: 10,000 items' });
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await userEvent.click(toggle);
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');

@@ -27,6 +27,16 @@ type Story = StoryObj<Args>;
 const booking = () => appCall('b1', 'book_flight', { flight: 'NA 1234', seat: '14C' });
 const gates = () => [...gatedCall('g1', 'cancel_hotel', { booking: 'H-5521' }), ...gatedCall('g2', 'charge_card', { amount: 340, currency: 'EUR' })];
 
+/** A colour as the browser computes it where `element` is (so `var(--toolgate-…)` resolves in its theme). */
+function cssColour(element: HTMLElement, value: string): string {
+  const probe = element.ownerDocument.createElement('span');
+  probe.style.color = value;
+  element.append(probe);
+  const colour = getComputedStyle(probe).color;
+  probe.remove();
+  return colour;
+}
+
 const card = (root: HTMLElement, name: string) => within(root).findByRole('article', { name });
 const approvalOf = (article: HTMLElement) => within(article).findByRole('group', { name: 'Awaiting approval' });
 
@@ -65,6 +75,17 @@ export const Queue: Story = {
     await expect(within(second).getByRole('button', { name: 'Approve' })).toHaveAttribute('aria-disabled', 'true');
     const first = await approvalOf(hotel);
     await waitFor(() => expect(within(first).getByRole('button', { name: 'Approve' })).not.toHaveAttribute('aria-disabled'));
+    // One state is said once: the badge says "Awaiting approval", in its own colours, and the buttons beside it do not say it again.
+    await expect(within(hotel).getAllByText('Awaiting approval')).toHaveLength(1);
+    const badge = within(hotel).getByText('Awaiting approval', { selector: '.toolgate-badge' });
+    await expect(getComputedStyle(badge).backgroundColor).not.toBe(getComputedStyle(within(hotel).getByText('Server tool')).backgroundColor);
+    await expect(getComputedStyle(hotel).borderInlineStartStyle).toBe('dashed');
+    // High risk: the card's Approve is the dialog's danger Approve, with the same mark (not colour alone).
+    const approve = within(first).getByRole('button', { name: 'Approve' });
+    await expect(approve).toHaveAttribute('data-danger');
+    await expect(getComputedStyle(approve).backgroundColor).toBe(cssColour(approve, 'var(--_toolgate-danger-bg)'));
+    await expect(getComputedStyle(approve, '::before').content).toMatch(/⚠/);
+    await expect(getComputedStyle(within(hotel).getByText('High risk'), '::before').content).toMatch(/⚠/);
     await userEvent.click(within(first).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(hotel).toHaveAttribute('data-outcome', 'ok'));
     await userEvent.click(within(await approvalOf(charge)).getByRole('button', { name: 'Deny' }));

@@ -65,7 +65,7 @@ describe('ArgumentsPreview', () => {
     const user = userEvent.setup();
     const rows = Array.from({ length: 10_000 }, (_, i) => i);
     const { container } = strict(<ArgumentsPreview value={{ rows }} />);
-    const toggle = screen.getByRole('button', { name: '10,000 items' });
+    const toggle = screen.getByRole('button', { name: 'rows: 10,000 items' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(container.querySelectorAll('.toolgate-json-array > li')).toHaveLength(0);
 
@@ -89,12 +89,12 @@ describe('ArgumentsPreview', () => {
     const user = userEvent.setup();
     const text = 'é'.repeat(5000);
     strict(<ArgumentsPreview value={{ text }} stringLimit={100} />);
-    const toggle = screen.getByRole('button', { name: '5,000 characters' });
+    const toggle = screen.getByRole('button', { name: 'text: 5,000 characters' });
     expect(screen.getByText(`${'é'.repeat(100)}…`)).toBeInTheDocument();
     toggle.focus();
     await user.keyboard('{Enter}');
     expect(screen.getByText(text)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('button', { name: 'text: Show less' })).toHaveAttribute('aria-expanded', 'true');
   });
 
   it('keeps a key named __proto__ as an ordinary field, even with a schema', () => {

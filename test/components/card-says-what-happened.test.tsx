@@ -21,17 +21,17 @@ function storeOf(events: unknown[], then?: (store: ToolStreamStore) => void): To
 const note = (container: HTMLElement, selector: string) => container.querySelector(selector) as HTMLElement | null;
 
 describe('ToolCallCard says what happened', () => {
-  it("shows the result's message beside its code: REJECTED: declined by the user", () => {
+  it("shows the result's message as the reason, beside the code's sentence: REJECTED, declined by the user", () => {
     const store = storeOf([...callEvents('c1', { name: 'send_email', arguments: { to: 'ada' }, outcome: 'open' }), { ...e.settled('c1', false, 'REJECTED'), message: 'declined by the user' }]);
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
-    expect(note(container, '[data-result]')?.textContent).toBe('Result REJECTED: declined by the user');
+    expect(note(container, '[data-result]')?.textContent).toBe('Not run: the request was refused. Reason: declined by the user Change the request, or ask again if it should run. Code REJECTED');
     expect(within(note(container, '[data-result]') as HTMLElement).getByText('REJECTED').tagName).toBe('CODE');
   });
 
-  it('shows only the code when the result has no message (a vRT server sends none)', () => {
+  it("shows only the code's sentence when the result has no message (a vRT server sends none)", () => {
     const store = storeOf(callEvents('c1', { arguments: {}, outcome: { ok: false, code: 'TIMEOUT' } }));
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
-    expect(note(container, '[data-result]')?.textContent).toBe('Result TIMEOUT');
+    expect(note(container, '[data-result]')?.textContent).toBe('Timed out: no result came in time, so the call was stopped. It may have had an effect: check before trying again. Code TIMEOUT');
   });
 
   it('warns, in words, when the final arguments contradict the streamed text, and shows the final ones', () => {
@@ -103,7 +103,7 @@ describe("ToolCallCard and an app tool this page ran", () => {
     expect(result).toMatchObject({ ok: false, code: 'INVALID' });
     act(() => session.emit(e.settled('a1', false, 'INVALID')));
     const line = note(container, '[data-result]') as HTMLElement;
-    expect(line.textContent).toBe(`Result INVALID: ${(result as { message: string }).message}`);
+    expect(line.textContent).toBe(`Not run: the arguments did not match what the tool accepts. Reason: ${(result as { message: string }).message} The model can try again with corrected arguments. Code INVALID`);
     expect((result as { message: string }).message).toMatch(/title/);
   });
 });

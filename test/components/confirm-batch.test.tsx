@@ -119,7 +119,21 @@ describe('ConfirmBatch', () => {
       { status: 'denied', reason: 'not today' },
     ]);
     expect(within(batch()).getByText('No requests waiting.')).toBeInTheDocument();
-    expect(within(batch()).getByRole('button', { name: 'Deny all 0' })).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  it('ends a decided batch in a finished state: its result shown, no buttons that cannot act, focus on the result', async () => {
+    const user = userEvent.setup();
+    const { ask } = setup('t1');
+    ask('write_file', { path: 'a.txt' });
+    ask('write_file', { path: 'b.txt' });
+    await listed(2);
+    await user.click(within(batch()).getByRole('button', { name: 'Approve all 2' }));
+    const result = within(batch()).getByRole('status');
+    await waitFor(() => expect(result).toHaveTextContent('Approved 2, denied 0.'));
+    expect(result).not.toHaveClass('toolgate-sr-only');
+    expect(batch()).toHaveAttribute('data-state', 'done');
+    expect(within(batch()).queryByRole('button', { name: /^(Approve|Deny) all/ })).toBeNull();
+    expect(result).toHaveFocus();
   });
 
   it('drops a request decided elsewhere from the list and the count', async () => {

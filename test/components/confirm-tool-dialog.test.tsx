@@ -460,7 +460,7 @@ describe('ConfirmToolDialog (one proposed call)', () => {
     const rows = Array.from({ length: 10_000 }, (_, i) => i);
     strict(<Page room={createScriptedRoom()} args={{ table: 'events', rows }} />);
     const dialog = await openDialog(user);
-    const toggle = within(dialog).getByRole('button', { name: '10,000 items' });
+    const toggle = within(dialog).getByRole('button', { name: 'rows: 10,000 items' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');

@@ -93,7 +93,7 @@ describe('ToolCallCard', () => {
     expect(within(screen.getByRole('article', { name: 'lookup' })).getByText('Cancelled by the server')).toBeInTheDocument();
     send(e.settled('here', true));
     expect(here.dataset.status).toBe('cancelled');
-    expect(within(here).getByText('Finished anyway after the cancel: Done')).toBeInTheDocument();
+    expect(within(here).getByText('Still cancelled, but the tool reported after the cancel: Done')).toBeInTheDocument();
   });
 
   it("shows the model's reason when it stopped writing the arguments", () => {

@@ -93,10 +93,10 @@ describe('the output on a card', () => {
     expect(outputGroup()).toBeNull();
   });
 
-  it("shows a failure with its message and no output: Result FAILED: disk full", () => {
+  it("shows a failure with its message and no output: Failed, reason: disk full", () => {
     const store = storeOf([...open('c1', 'write_file'), settled('c1', { ok: false, code: 'FAILED', message: 'disk full' })]);
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
-    expect(container.querySelector('[data-result]')?.textContent).toBe('Result FAILED: disk full');
+    expect(container.querySelector('[data-result]')?.textContent).toBe('Failed: the tool ran and reported an error. Reason: disk full Try again once the cause is fixed. Code FAILED');
     expect(outputGroup()).toBeNull();
   });
 
