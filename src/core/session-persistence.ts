@@ -129,6 +129,13 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
   let resume: SavedResume | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let written: SavedResume | undefined;
+  /** The entry names this page's session: read from it (restored) or written by this page. */
+  let holdsEntry = false;
+  /**
+   * The storage failed and the entry naming this page's session could not be removed: a reload
+   * may still resume it, so a run whose start is not kept could run again (see `calls.started`).
+   */
+  let stale = false;
   if (!active) tell('no storage to keep the session in (sessionStorage is not available): a reload will start a new session', undefined, 'storage-failed');
 
   /** The storage failed: remove what is kept (a reload must not resume without it) and stop. */
@@ -137,12 +144,10 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
     active = false;
     clearTimeout(timer);
     timer = undefined;
-    try {
-      storage?.removeItem(key);
-      storage?.removeItem(callsKey);
-    } catch {
-      // Removing failed too: nothing more can be done here.
-    }
+    // Each key on its own: the calls kept matter only beside the resume triple.
+    const removed = remove(key);
+    remove(callsKey);
+    stale = holdsEntry && !removed;
     storage = undefined;
     tell(
       `the session could not be kept in storage (${what}: ${describeError(error)}): it is no longer kept, and a reload will start a new session`,
@@ -150,12 +155,23 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
       'storage-failed',
     );
   };
-  const write = (name: string, value: string): void => {
-    if (!active || storage === undefined) return;
+  const remove = (name: string): boolean => {
+    try {
+      storage?.removeItem(name);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /** Whether `value` is now kept under `name`. */
+  const write = (name: string, value: string): boolean => {
+    if (!active || storage === undefined) return false;
     try {
       storage.setItem(name, value);
+      return true;
     } catch (error) {
       fail(`saving ${name}`, error);
+      return false;
     }
   };
   const read = (name: string): unknown => {
@@ -178,6 +194,7 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
 
   const main = read(key);
   const restored = readResume(main, (reason) => tell(`the saved session under ${key} ${reason}: it is ignored`, main, 'invalid-saved-session'));
+  if (restored !== undefined) holdsEntry = true;
   const restoredGrants = restored !== undefined && isRecord(main) ? own(main, 'grants') : undefined;
   // Calls belong to the session they were saved with: without a session to resume they are stale.
   const calls = restored !== undefined ? readCalls(read(callsKey), keepCalls) : new Map<string, SavedCall>();
@@ -189,6 +206,7 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
     timer = undefined;
     if (resume === undefined) return;
     written = resume;
+    holdsEntry = true;
     write(key, JSON.stringify({ version: 1, resume, ...(grants === undefined ? {} : { grants }) }));
   };
   const writeCalls = (): void => {
@@ -225,6 +243,14 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
       recall: (callId) => calls.get(callId),
       started: (callId) => {
         if (active) remember(callId, Object.freeze({ state: 'running' }));
+        // docs/guarantees.md "Sessions that survive a reload": nothing runs unless its start is
+        // kept, or no kept entry names this session any more. Throwing here makes the host
+        // answer FAILED without running.
+        if (stale) {
+          throw new Error(
+            `the start of ${callId} could not be kept, and the saved session could not be removed from storage: a reload could resume the session without knowing that ${callId} started`,
+          );
+        }
       },
       answered: (callId, result) => {
         if (!active) return;

@@ -180,10 +180,22 @@ describe('createSessionPersistence: a storage that fails', () => {
     const storage = fakeStorage();
     const persistence = createSessionPersistence({ storage });
     persistence.saveResume(RESUME);
-    storage.broken = true;
+    storage.quota = 0;
     persistence.calls.started('c1');
     expect(persistence.active).toBe(false);
     expect(persistence.calls.recall('c1')).toEqual({ state: 'running' });
+  });
+
+  it('refuses to record a start it could not keep while the entry naming the session could not be removed (a reload could resume it)', () => {
+    const storage = fakeStorage();
+    const { onError, errors } = reported();
+    const persistence = createSessionPersistence({ storage, onError });
+    persistence.saveResume(RESUME);
+    storage.broken = true;
+    expect(() => persistence.calls.started('c1')).toThrow(/the start of c1 could not be kept, and the saved session could not be removed from storage/);
+    expect(() => persistence.calls.started('c2')).toThrow(/the start of c2 could not be kept/);
+    expect(persistence.active).toBe(false);
+    expect(errors.map((e) => e.code)).toEqual(['storage-failed']);
   });
 
   it('says there is nowhere to keep it when there is no sessionStorage (Node), and keeps nothing', () => {
