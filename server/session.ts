@@ -14,6 +14,7 @@ import { CallRunner } from './session/calls';
 import { EventLog } from './session/event-log';
 import { SessionFaults, type DroppedFrame } from './session/faults';
 import { TERMINAL, type CallState, type SessionConfig, type SessionCore } from './session/model';
+import { allowBurst, sendBounded } from './outbound';
 import { answerRoomRequest } from './session/room-requests';
 import { TurnRunner } from './session/turns';
 import type { TimerHandle } from './timer';
@@ -154,7 +155,9 @@ export class Session implements SessionCore {
     this.sendDirect(this.welcome(resumed, token));
     if (!resumed) return;
     const lastSeq = hello.resume!.lastSeq;
-    for (const text of this.log.after(lastSeq)) this.transmit(text);
+    const replay = [...this.log.after(lastSeq)];
+    allowBurst(socket, replay.reduce((bytes, text) => bytes + Buffer.byteLength(text), 0));
+    for (const text of replay) this.transmit(text);
     // What still waits for the page's answer and was sent before `lastSeq` (so the replay does
     // not carry it) goes again after the replay, marked `resent`, without a seq: a page that
     // resumed from a lastSeq of its own may not have it.
@@ -198,7 +201,10 @@ export class Session implements SessionCore {
     this.socket = undefined;
     if (this.closedValue) return;
     this.config.timer.clearTimeout(this.resumeTimer);
-    this.resumeTimer = this.config.timer.setTimeout(() => this.close('expired'), this.config.resumeWindowMs);
+    // server/README.md "Limits": a session that never started a turn holds nothing worth the
+    // whole resume window, and a flood of such sessions must not keep others out for that long.
+    const window = !this.turns.everStarted ? Math.min(this.config.limits.unusedSessionTtlMs, this.config.resumeWindowMs) : this.config.resumeWindowMs;
+    this.resumeTimer = this.config.timer.setTimeout(() => this.close('expired'), window);
   }
 
   /** Drop the socket as a network failure would; the session stays resumable. */
@@ -296,7 +302,10 @@ export class Session implements SessionCore {
 
   transmit(text: string): void {
     const socket = this.socket;
-    if (socket && socket.readyState === 1) socket.send(text);
+    if (!socket) return;
+    sendBounded(socket, text, this.config.limits.maxBufferedBytes, (buffered) => {
+      this.ignore('socket', 'send-buffer-full', { buffered, limit: this.config.limits.maxBufferedBytes });
+    });
   }
 
   sendDirect(frame: ConnectionFrame): void {
