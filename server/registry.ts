@@ -14,7 +14,7 @@ import { newSessionId, tokenDigest, tokenMatches } from './tokens';
 type Hello = Extract<ClientFrame, { type: 'hello' }>;
 
 /** What a refused resume closes its socket with. */
-export const REFUSAL_CLOSE_CODES: Record<ReferenceRefusal['reason'], number> = { unknown: 4404, closed: 4410, gap: 4412 };
+export const REFUSAL_CLOSE_CODES: Record<ReferenceRefusal['reason'], number> = { unknown: 4404, closed: 4410, gap: 4412, 'in-use': 4409 };
 
 /** Compared against when there is no session, so that an unknown id takes as long as a wrong token. */
 const NO_SESSION = tokenDigest('');
@@ -78,6 +78,9 @@ export class SessionRegistry {
     if (session.closed) return this.refusal(resume.sessionId, 'closed', 'that session was closed for good; start a new one');
     if (!session.canResumeFrom(resume.lastSeq)) {
       return this.refusal(resume.sessionId, 'gap', `the events after seq ${resume.lastSeq} are no longer kept; start a new session`);
+    }
+    if (!session.mayTakeOver(hello.page)) {
+      return this.refusal(resume.sessionId, 'in-use', 'another page holds this session on a live connection; a page that lost its connection resumes with its own page nonce');
     }
     session.attach(socket, hello);
     return { session };

@@ -36,6 +36,8 @@ export class Session implements SessionCore {
   /** The token in the clear, until the first welcome carries it to the page. */
   private freshToken: string | undefined;
   private socket: WebSocket | undefined;
+  /** The page nonce the attached socket said hello with, if any. */
+  private socketPage: string | undefined;
   private closedValue = false;
   private capabilities: string[] = [];
   private readonly appTools = new Map<string, ToolDeclaration>();
@@ -120,6 +122,15 @@ export class Session implements SessionCore {
   acceptsToken(token: string): boolean {
     return tokenMatches(this.tokenHash, token);
   }
+  /**
+   * Whether a resume said with `page` may attach now (docs/guarantees.md "One page holds a saved
+   * session"): when no socket is attached, or when the attached one said hello with the same page
+   * nonce (that page lost its connection before the server noticed). Another page, or one without
+   * a nonce, waits until the attached socket is gone (closed, or dropped by the heartbeat).
+   */
+  mayTakeOver(page: string | undefined): boolean {
+    return this.socket === undefined || (page !== undefined && page === this.socketPage);
+  }
   /** Whether a resume from `lastSeq` can be replayed without a hole. */
   canResumeFrom(lastSeq: number): boolean {
     return this.log.canReplayAfter(lastSeq);
@@ -139,11 +150,17 @@ export class Session implements SessionCore {
   attach(socket: WebSocket, hello: Extract<ClientFrame, { type: 'hello' }>): void {
     const resumed = hello.resume !== undefined;
     if (this.socket && this.socket !== socket) {
+      // Only the newest socket speaks for the session: the older one is told, so that a page
+      // still reading it stops instead of taking the session back.
       const old = this.socket;
       this.socket = undefined;
-      old.terminate();
+      if (old.readyState === 1) old.send(JSON.stringify({ type: 'session.taken', sessionId: this.id, message: 'a newer connection of this page took over the session' }));
+      // A close handshake (not terminate), so the frame above goes out first; a peer that is
+      // gone is cut by ws's close timeout.
+      old.close(4409, 'session taken over');
     }
     this.socket = socket;
+    this.socketPage = hello.page;
     this.config.timer.clearTimeout(this.resumeTimer);
     this.resumeTimer = undefined;
     this.capabilities = [...hello.capabilities];

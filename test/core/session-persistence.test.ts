@@ -29,9 +29,11 @@ describe('createSessionPersistence: what is kept', () => {
     const persistence = createSessionPersistence({ storage });
     expect(persistence.restored).toBeUndefined();
     persistence.saveResume(RESUME);
-    expect(JSON.parse(storage.items.get(KEY)!)).toEqual({ version: 1, resume: RESUME });
+    expect(JSON.parse(storage.items.get(KEY)!)).toEqual({ version: 1, page: persistence.page, resume: RESUME });
     const next = createSessionPersistence({ storage: storage.copy() });
     expect(next.restored).toEqual(RESUME);
+    // The next page (a reload) carries the nonce on: the server takes it for the same page.
+    expect(next.page).toBe(persistence.page);
   });
 
   it('writes a newer lastSeq at most once a second, and at once on flush', () => {
@@ -215,7 +217,7 @@ describe('createSessionPersistence: a storage that fails', () => {
     sessionStorage.clear();
     const persistence = createSessionPersistence();
     persistence.saveResume(RESUME);
-    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toEqual({ version: 1, resume: RESUME });
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toEqual({ version: 1, page: persistence.page, resume: RESUME });
     persistence.clear();
     expect(sessionStorage.getItem(KEY)).toBeNull();
   });
