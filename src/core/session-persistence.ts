@@ -229,10 +229,28 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
   let page = typeof savedPage === 'string' && savedPage !== '' && savedPage.length <= 128 ? savedPage : newPageNonce();
   let held: boolean | undefined;
   let claiming: Promise<boolean> | undefined;
+  // The page before this one in the tab said it went away (pagehide, see below): a reload, not a
+  // copy of a live tab. Its lock may outlive it a moment, so this page does not wait for it.
+  const releasedKey = `${key}:released`;
+  let released = false;
+  if (restored !== undefined && storage !== undefined) {
+    try {
+      released = storage.getItem(releasedKey) === page;
+      storage.removeItem(releasedKey);
+    } catch {
+      // Unknown: the lock decides.
+    }
+  }
   const claim = (): Promise<boolean> => {
     if (claiming) return claiming;
     const mine = page;
-    const attempt = claimPage(`${key}#${mine}`, restored !== undefined && held === undefined ? (options.claimWaitMs ?? 1_000) : Infinity);
+    const waitFor = released ? Infinity : restored !== undefined && held === undefined ? (options.claimWaitMs ?? 1_000) : Infinity;
+    const attempt = claimPage(`${key}#${mine}`, waitFor);
+    if (released && attempt !== true) {
+      held = true;
+      claiming = Promise.resolve(true);
+      return claiming;
+    }
     if (attempt === true) {
       held = true;
       claiming = Promise.resolve(true);
@@ -265,7 +283,19 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
     while (calls.size > keepCalls) calls.delete(calls.keys().next().value as string);
     writeCalls();
   };
-  const stopWatchingPage = active ? onPageHide(() => persistence.flush()) : () => {};
+  const stopWatchingPage = active
+    ? onPageHide(() => {
+        persistence.flush();
+        // Tells the next page of this tab (a reload) that this one is gone; a copy of the tab made
+        // while this page lives never carries it.
+        if (!active || storage === undefined || resume === undefined) return;
+        try {
+          storage.setItem(releasedKey, page);
+        } catch {
+          // The next page waits for the lock instead.
+        }
+      })
+    : () => {};
 
   const persistence: SessionPersistence = {
     key,
