@@ -209,6 +209,20 @@ if (run('server')) {
   );
   results.server = served.rows;
   gates.push(...served.gates);
+  const { benchClientCosts } = await import('./client-costs');
+  const costs = await benchClientCosts();
+  console.log('\nThe reference server: what one client costs, against a quiet run\n');
+  console.log(
+    table(costs.rows, [
+      ['what', (r) => r.what],
+      ['quiet', (r) => r.quiet],
+      ['loaded', (r) => r.loaded],
+      ['ratio', (r) => (Number.isFinite(r.ratio) ? r.ratio.toFixed(2) : '∞')],
+      ['', (r) => r.note],
+    ]),
+  );
+  results.serverClientCosts = costs.rows;
+  gates.push(...costs.gates);
 }
 
 console.log('\nGates (fail the run) and goals (reported)\n');

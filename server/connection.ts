@@ -6,6 +6,7 @@
 import type { WebSocket, RawData } from 'ws';
 import type { ReferenceConnectionFrame, ReferenceErrorCode } from '../src/client/protocol';
 import { MessageBudget } from './budget';
+import { sendBounded } from './outbound';
 import type { ServerLimits } from './limits';
 import { parseClientFrame, type ClientFrame } from './protocol';
 import type { Records } from './records';
@@ -22,6 +23,8 @@ export interface ConnectionContext {
   timer: Timer;
   /** The upgrade's `Origin`, already allowed (absent for a client that is not a browser). */
   origin: string | undefined;
+  /** The peer's address, whose live sessions are counted against `limits.maxSessionsPerAddress`. */
+  address: string;
 }
 
 function textOf(data: RawData): string {
@@ -35,7 +38,9 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
   let session: Session | undefined;
   const budget = new MessageBudget({ perSecond: limits.messagesPerSecond, burst: limits.messageBurst }, () => context.timer.now());
   const reply = (frame: ReferenceConnectionFrame) => {
-    if (socket.readyState === 1) socket.send(JSON.stringify(frame));
+    sendBounded(socket, JSON.stringify(frame), limits.maxBufferedBytes, (buffered) => {
+      records.addIgnored({ sessionId: session?.id, message: 'socket', reason: 'send-buffer-full', detail: { buffered, limit: limits.maxBufferedBytes } });
+    });
   };
   const refuse = (code: ReferenceErrorCode, reason: string, message: string, type = 'frame') => {
     records.addIgnored({ sessionId: session?.id, message: type, reason });
@@ -94,11 +99,14 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
 
   const hello = (frame: Extract<ClientFrame, { type: 'hello' }>) => {
     if (frame.resume === undefined && frame.sessionId === undefined) {
-      session = registry.open(socket, frame, context.origin === undefined ? {} : { origin: context.origin });
-      if (!session) {
-        refuse('SERVER_BUSY', 'server-busy', `the server holds ${limits.maxSessions} sessions; try again later`, 'hello');
-        socket.close(1013, 'server busy');
+      const opened = registry.open(socket, frame, context.origin === undefined ? {} : { origin: context.origin }, context.address);
+      if (typeof opened === 'object') {
+        session = opened;
+        return;
       }
+      if (opened === 'server') refuse('SERVER_BUSY', 'server-busy', `the server holds ${limits.maxSessions} sessions; try again later`, 'hello');
+      else refuse('SERVER_BUSY', 'address-busy', `this address holds ${limits.maxSessionsPerAddress} sessions; close one or try again later`, 'hello');
+      socket.close(1013, 'server busy');
       return;
     }
     const resumed = registry.resume(socket, frame);

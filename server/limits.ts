@@ -33,6 +33,20 @@ export interface ServerLimits {
   maxReplayBytes: number;
   /** Finished turns one session keeps, with their calls and results. */
   maxTurnsKept: number;
+  /**
+   * Bytes one socket may have waiting to be sent (ws `bufferedAmount`) when the server writes to
+   * it; past them the socket is dropped as a lost connection (its session waits for a resume). A
+   * resume's replay may go over by its own size until the socket drains below the limit once.
+   */
+  maxBufferedBytes: number;
+  /** Live sessions one remote address may hold (open or waiting for a resume); a `hello` beyond them is refused (SERVER_BUSY, close 1013). */
+  maxSessionsPerAddress: number;
+  /** How long a session that never started a turn waits for a resume once its socket is gone (instead of the resume window). */
+  unusedSessionTtlMs: number;
+  /** The largest `params.size` a client may ask of a script (characters); a larger one is clamped to it. */
+  maxScriptSize: number;
+  /** The slowest `speed` a client may ask for a turn (0 and Infinity still mean instant); a slower one is clamped to it. */
+  minTurnSpeed: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
@@ -51,6 +65,11 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   maxRecordedValueBytes: 16 * 1024,
   maxReplayBytes: 16 * 1024 * 1024,
   maxTurnsKept: 200,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  maxSessionsPerAddress: 50,
+  unusedSessionTtlMs: 15_000,
+  maxScriptSize: 200_000,
+  minTurnSpeed: 0.1,
 };
 
 /** The defaults with `overrides`, each checked to be a number >= 0 (Infinity allowed). */

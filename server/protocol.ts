@@ -57,6 +57,8 @@ export type ClientFrame =
       resume?: ReferenceResume;
       /** A resume without a token (an older client): always refused. */
       sessionId?: string;
+      /** The page's nonce: a resume with the nonce of the socket the session holds is that page reconnecting. */
+      page?: string;
     }
   | { type: 'tools.update'; tools: ToolDeclaration[] }
   | { type: 'turn.start'; prompt: string; turnId?: string; speed?: number; params?: Record<string, unknown> }
@@ -119,6 +121,7 @@ export function parseClientFrame(value: unknown): ParseResult {
       if (m.sessionId !== undefined && !nonEmpty(m.sessionId)) return bad('`sessionId` must be a string');
       const resume = m.resume === undefined ? undefined : parseResume(m.resume);
       if (typeof resume === 'string') return bad(resume);
+      if (m.page !== undefined && (!nonEmpty(m.page) || m.page.length > 128)) return bad('`page` must be a string of 1 to 128 characters');
       return {
         ok: true,
         frame: {
@@ -127,6 +130,7 @@ export function parseClientFrame(value: unknown): ParseResult {
           tools,
           ...(resume !== undefined ? { resume } : {}),
           ...(m.sessionId !== undefined ? { sessionId: m.sessionId } : {}),
+          ...(m.page !== undefined ? { page: m.page } : {}),
         },
       };
     }

@@ -14,7 +14,7 @@ import { newSessionId, tokenDigest, tokenMatches } from './tokens';
 type Hello = Extract<ClientFrame, { type: 'hello' }>;
 
 /** What a refused resume closes its socket with. */
-export const REFUSAL_CLOSE_CODES: Record<ReferenceRefusal['reason'], number> = { unknown: 4404, closed: 4410, gap: 4412 };
+export const REFUSAL_CLOSE_CODES: Record<ReferenceRefusal['reason'], number> = { unknown: 4404, closed: 4410, gap: 4412, 'in-use': 4409 };
 
 /** Compared against when there is no session, so that an unknown id takes as long as a wrong token. */
 const NO_SESSION = tokenDigest('');
@@ -25,22 +25,33 @@ export class SessionRegistry {
   /** Live and recently closed sessions by id. */
   private readonly known = new Map<string, Session>();
   private readonly forgetTimers = new Map<string, TimerHandle>();
+  /** Live sessions by the remote address that opened them (server/README.md "Limits"). */
+  private readonly perAddress = new Map<string, number>();
+  private readonly addressOf = new Map<string, string>();
 
   constructor(
     private readonly config: SessionConfig,
     private readonly maxSessions: number,
+    private readonly maxPerAddress = Infinity,
   ) {}
 
   get(id: string): Session | undefined {
     return this.known.get(id);
   }
 
-  /** A new session for this socket, or `undefined` when the server holds as many as it may. */
-  open(socket: WebSocket, hello: Hello, info: SessionGrantInfo): Session | undefined {
-    if (this.live.size >= this.maxSessions) return undefined;
+  /**
+   * A new session for this socket, or why not: the server holds as many as it may (`server`), or
+   * the socket's address does (`address`: one client's flood must not keep others out).
+   */
+  open(socket: WebSocket, hello: Hello, info: SessionGrantInfo, address = ''): Session | 'server' | 'address' {
+    if (this.live.size >= this.maxSessions) return 'server';
+    const held = this.perAddress.get(address) ?? 0;
+    if (held >= this.maxPerAddress) return 'address';
     let id = newSessionId();
     while (this.known.has(id)) id = newSessionId();
     const session = new Session(id, this.config, (s) => this.closed(s));
+    this.perAddress.set(address, held + 1);
+    this.addressOf.set(id, address);
     this.live.set(id, session);
     this.known.set(id, session);
     this.config.room.openSession(id, info);
@@ -68,6 +79,9 @@ export class SessionRegistry {
     if (!session.canResumeFrom(resume.lastSeq)) {
       return this.refusal(resume.sessionId, 'gap', `the events after seq ${resume.lastSeq} are no longer kept; start a new session`);
     }
+    if (!session.mayTakeOver(hello.page)) {
+      return this.refusal(resume.sessionId, 'in-use', 'another page holds this session on a live connection; a page that lost its connection resumes with its own page nonce');
+    }
     session.attach(socket, hello);
     return { session };
   }
@@ -89,6 +103,7 @@ export class SessionRegistry {
 
   private closed(session: Session): void {
     this.live.delete(session.id);
+    this.release(session.id);
     const handle = this.config.timer.setTimeout(() => this.forget(session.id), this.config.resumeWindowMs);
     this.forgetTimers.set(session.id, handle);
   }
@@ -97,9 +112,20 @@ export class SessionRegistry {
     this.config.timer.clearTimeout(this.forgetTimers.get(id));
     this.forgetTimers.delete(id);
     this.live.delete(id);
+    this.release(id);
     this.known.delete(id);
     this.config.room.forgetSession(id);
     this.config.records.forget(id);
+  }
+
+  /** The session no longer counts against its address. */
+  private release(id: string): void {
+    const address = this.addressOf.get(id);
+    if (address === undefined) return;
+    this.addressOf.delete(id);
+    const held = (this.perAddress.get(address) ?? 1) - 1;
+    if (held > 0) this.perAddress.set(address, held);
+    else this.perAddress.delete(address);
   }
 
   private refusal(sessionId: string, reason: ReferenceRefusal['reason'], message: string): { refusal: ReferenceRefusal } {

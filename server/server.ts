@@ -135,7 +135,15 @@ function configure(options: ReferenceServerOptions, limits: ServerLimits): Sessi
     timer,
     room,
     records,
-    limits: { maxReplayBytes: limits.maxReplayBytes, maxTurnsKept: limits.maxTurnsKept, maxDroppedKept: 100 },
+    limits: {
+      maxReplayBytes: limits.maxReplayBytes,
+      maxTurnsKept: limits.maxTurnsKept,
+      maxDroppedKept: 100,
+      maxBufferedBytes: limits.maxBufferedBytes,
+      unusedSessionTtlMs: limits.unusedSessionTtlMs,
+      maxScriptSize: limits.maxScriptSize,
+      minTurnSpeed: limits.minTurnSpeed,
+    },
     log: options.log ?? (() => {}),
   };
 }
@@ -179,7 +187,7 @@ function openEndpoint(options: ReferenceServerOptions, limits: ServerLimits, con
         alive.delete(ws);
       });
       ws.on('error', (error) => log(`socket error: ${error.message}`));
-      serveConnection(ws, { registry, records, limits, timer, origin });
+      serveConnection(ws, { registry, records, limits, timer, origin, address: request.socket.remoteAddress ?? '' });
     });
   });
   http.on('error', (error) => log(`server error: ${error.message}`));
@@ -221,7 +229,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const limits = resolveLimits(options.limits);
   const config = configure(options, limits);
   const { room, records } = config;
-  const registry = new SessionRegistry(config, limits.maxSessions);
+  const registry = new SessionRegistry(config, limits.maxSessions, limits.maxSessionsPerAddress);
   const endpoint = openEndpoint(options, limits, config, registry);
   await new Promise<void>((resolve, reject) => {
     endpoint.http.once('error', reject);

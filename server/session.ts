@@ -14,6 +14,7 @@ import { CallRunner } from './session/calls';
 import { EventLog } from './session/event-log';
 import { SessionFaults, type DroppedFrame } from './session/faults';
 import { TERMINAL, type CallState, type SessionConfig, type SessionCore } from './session/model';
+import { allowBurst, sendBounded } from './outbound';
 import { answerRoomRequest } from './session/room-requests';
 import { TurnRunner } from './session/turns';
 import type { TimerHandle } from './timer';
@@ -35,6 +36,8 @@ export class Session implements SessionCore {
   /** The token in the clear, until the first welcome carries it to the page. */
   private freshToken: string | undefined;
   private socket: WebSocket | undefined;
+  /** The page nonce the attached socket said hello with, if any. */
+  private socketPage: string | undefined;
   private closedValue = false;
   private capabilities: string[] = [];
   private readonly appTools = new Map<string, ToolDeclaration>();
@@ -119,6 +122,15 @@ export class Session implements SessionCore {
   acceptsToken(token: string): boolean {
     return tokenMatches(this.tokenHash, token);
   }
+  /**
+   * Whether a resume said with `page` may attach now (docs/guarantees.md "One page holds a saved
+   * session"): when no socket is attached, or when the attached one said hello with the same page
+   * nonce (that page lost its connection before the server noticed). Another page, or one without
+   * a nonce, waits until the attached socket is gone (closed, or dropped by the heartbeat).
+   */
+  mayTakeOver(page: string | undefined): boolean {
+    return this.socket === undefined || (page !== undefined && page === this.socketPage);
+  }
   /** Whether a resume from `lastSeq` can be replayed without a hole. */
   canResumeFrom(lastSeq: number): boolean {
     return this.log.canReplayAfter(lastSeq);
@@ -138,11 +150,17 @@ export class Session implements SessionCore {
   attach(socket: WebSocket, hello: Extract<ClientFrame, { type: 'hello' }>): void {
     const resumed = hello.resume !== undefined;
     if (this.socket && this.socket !== socket) {
+      // Only the newest socket speaks for the session: the older one is told, so that a page
+      // still reading it stops instead of taking the session back.
       const old = this.socket;
       this.socket = undefined;
-      old.terminate();
+      if (old.readyState === 1) old.send(JSON.stringify({ type: 'session.taken', sessionId: this.id, message: 'a newer connection of this page took over the session' }));
+      // A close handshake (not terminate), so the frame above goes out first; a peer that is
+      // gone is cut by ws's close timeout.
+      old.close(4409, 'session taken over');
     }
     this.socket = socket;
+    this.socketPage = hello.page;
     this.config.timer.clearTimeout(this.resumeTimer);
     this.resumeTimer = undefined;
     this.capabilities = [...hello.capabilities];
@@ -154,7 +172,9 @@ export class Session implements SessionCore {
     this.sendDirect(this.welcome(resumed, token));
     if (!resumed) return;
     const lastSeq = hello.resume!.lastSeq;
-    for (const text of this.log.after(lastSeq)) this.transmit(text);
+    const replay = [...this.log.after(lastSeq)];
+    allowBurst(socket, replay.reduce((bytes, text) => bytes + Buffer.byteLength(text), 0));
+    for (const text of replay) this.transmit(text);
     // What still waits for the page's answer and was sent before `lastSeq` (so the replay does
     // not carry it) goes again after the replay, marked `resent`, without a seq: a page that
     // resumed from a lastSeq of its own may not have it.
@@ -198,7 +218,10 @@ export class Session implements SessionCore {
     this.socket = undefined;
     if (this.closedValue) return;
     this.config.timer.clearTimeout(this.resumeTimer);
-    this.resumeTimer = this.config.timer.setTimeout(() => this.close('expired'), this.config.resumeWindowMs);
+    // server/README.md "Limits": a session that never started a turn holds nothing worth the
+    // whole resume window, and a flood of such sessions must not keep others out for that long.
+    const window = !this.turns.everStarted ? Math.min(this.config.limits.unusedSessionTtlMs, this.config.resumeWindowMs) : this.config.resumeWindowMs;
+    this.resumeTimer = this.config.timer.setTimeout(() => this.close('expired'), window);
   }
 
   /** Drop the socket as a network failure would; the session stays resumable. */
@@ -296,7 +319,10 @@ export class Session implements SessionCore {
 
   transmit(text: string): void {
     const socket = this.socket;
-    if (socket && socket.readyState === 1) socket.send(text);
+    if (!socket) return;
+    sendBounded(socket, text, this.config.limits.maxBufferedBytes, (buffered) => {
+      this.ignore('socket', 'send-buffer-full', { buffered, limit: this.config.limits.maxBufferedBytes });
+    });
   }
 
   sendDirect(frame: ConnectionFrame): void {

@@ -17,9 +17,25 @@ export interface SessionLimits {
   maxTurnsKept: number;
   /** Frames a drop fault keeps as evidence. */
   maxDroppedKept: number;
+  /** Bytes the socket may have waiting to be sent before it is dropped (see ServerLimits). */
+  maxBufferedBytes: number;
+  /** How long a session that never started a turn waits for a resume. */
+  unusedSessionTtlMs: number;
+  /** The largest `params.size` a client may ask of a script. */
+  maxScriptSize: number;
+  /** The slowest `speed` a client may ask for a turn. */
+  minTurnSpeed: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxReplayBytes: 16 * 1024 * 1024, maxTurnsKept: 200, maxDroppedKept: 100 };
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  maxReplayBytes: 16 * 1024 * 1024,
+  maxTurnsKept: 200,
+  maxDroppedKept: 100,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  unusedSessionTtlMs: 15_000,
+  maxScriptSize: 200_000,
+  minTurnSpeed: 0.1,
+};
 
 export interface SessionConfig {
   /** The server speaks tool-stream-v1 (with `tool.preview` alongside). */

@@ -18,6 +18,7 @@ type Stream = { call: CallState; spec: ScriptCall; value: unknown; pieces: strin
 export class TurnRunner {
   private readonly turns = new Map<string, Turn>();
   private activeTurn: Turn | undefined;
+  private startedAny = false;
   private lastCall: string | undefined;
 
   constructor(
@@ -38,6 +39,10 @@ export class TurnRunner {
   /** Turns kept (running and recent ones). */
   get size(): number {
     return this.turns.size;
+  }
+  /** Whether the session ever started a turn (kept or forgotten since). */
+  get everStarted(): boolean {
+    return this.startedAny;
   }
 
   start(frame: Extract<ClientFrame, { type: 'turn.start' }>): void {
@@ -65,11 +70,12 @@ export class TurnRunner {
       status: 'running',
       abort: new AbortController(),
       calls: [],
-      pacing: new Pacing(config.timer, frame.speed ?? config.speed, config.tokenDelayMs, random),
-      params: frame.params ?? {},
+      pacing: new Pacing(config.timer, clampSpeed(frame.speed ?? config.speed, config.limits.minTurnSpeed), config.tokenDelayMs, random),
+      params: clampParams(frame.params ?? {}, config.limits.maxScriptSize),
       random,
     };
     this.turns.set(id, turn);
+    this.startedAny = true;
     this.activeTurn = turn;
     this.core.emit({ type: 'turn.started', turnId: id, prompt: script.name, epoch: this.core.epoch });
     this.run(turn).catch((error: unknown) => {
@@ -333,4 +339,21 @@ export class TurnRunner {
     call.previewedLength = call.text.length;
     this.core.emit({ type: 'tool.preview', callId: call.callId, name: call.name, turnId: call.turn.id, arguments: call.text });
   }
+}
+
+/**
+ * server/README.md "Limits": what a client asks of a script is bounded, so one turn costs at
+ * most so much. A `size` above `maxScriptSize` is clamped to it (the scripts' own lower bound
+ * stays theirs).
+ */
+function clampParams(params: Record<string, unknown>, maxScriptSize: number): Record<string, unknown> {
+  const size = params['size'];
+  if (typeof size !== 'number' || !(size > maxScriptSize)) return params;
+  return { ...params, size: maxScriptSize };
+}
+
+/** A turn paced slower than `minTurnSpeed` would hold its session for ever: clamped to it (0 and Infinity still mean instant). */
+function clampSpeed(speed: number, minTurnSpeed: number): number {
+  if (!(speed > 0) || !Number.isFinite(speed)) return speed;
+  return Math.max(speed, minTurnSpeed);
 }

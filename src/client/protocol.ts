@@ -104,6 +104,12 @@ export interface ReferenceHello {
   /** The kit's field; the reference server reads `resume.lastSeq` instead. */
   lastSeq?: number;
   resume?: ReferenceResume;
+  /**
+   * This page's nonce (docs/guarantees.md "One page holds a saved session"): a resume with the
+   * nonce of the socket the server holds is that page reconnecting and takes over; one with
+   * another nonce while that socket lives is refused `in-use`.
+   */
+  page?: string;
 }
 
 /**
@@ -178,18 +184,18 @@ export interface ReferenceWelcome {
 /**
  * Why a resume was refused: `unknown` (no such session, or not with that token: the two are
  * answered alike), `closed` (it ended for good), `gap` (the events after `lastSeq` are no longer
- * kept, so the page cannot catch up).
+ * kept, so the page cannot catch up), `in-use` (another page's socket holds the session now).
  *
  * @example
  * session.onFrame((frame) => {
  *   if (frame.type === 'session.refused' && (frame.reason as ReferenceRefusalReason) === 'gap') startOver();
  * });
  */
-export type ReferenceRefusalReason = 'unknown' | 'closed' | 'gap';
+export type ReferenceRefusalReason = 'unknown' | 'closed' | 'gap' | 'in-use';
 
 /**
  * The answer to a `hello` that cannot resume; the socket then closes (4404 unknown, 4410 closed,
- * 4412 gap) and no session is attached to it.
+ * 4412 gap, 4409 in use) and no session is attached to it.
  *
  * @example
  * const refusal: ReferenceRefusal = { type: 'session.refused', sessionId: 'sess_1', reason: 'unknown', message: 'no such session' };
@@ -333,5 +339,7 @@ export type ReferenceConnectionFrame =
   | ReferenceErrorFrame
   | ReferenceRoomResponse
   | { type: 'tools.offered'; tools: ReferenceOfferedTool[] }
+  /** This socket lost its session to a newer one of the same page nonce (then it closes with 4409): it must not reconnect. */
+  | { type: 'session.taken'; sessionId: string; message: string }
   | ({ type: 'fault.ack' } & ReferenceFault)
   | { type: 'turn.interrupt-ignored'; turnId: string; epoch: number; reason: 'unknown-turn' | 'turn-ended' };

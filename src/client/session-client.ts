@@ -77,6 +77,8 @@ export class SessionClient {
   private readonly requests = new Map<string, string>();
   /** A session restored from storage connects once the page is wired to it (see `wired`). */
   private waitsForWiring = false;
+  /** The nonce of a client that keeps nothing across a reload: one per client object. */
+  private readonly ownPage = `p-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
   private resolveReady!: (welcome: ReferenceWelcome) => void;
   private rejectReady!: (error: unknown) => void;
 
@@ -159,7 +161,32 @@ export class SessionClient {
   wired(): void {
     if (!this.waitsForWiring) return;
     this.waitsForWiring = false;
-    this.connect();
+    const persistence = this.persistence;
+    if (persistence === undefined || persistence.held === true) {
+      this.connect();
+      return;
+    }
+    // docs/guarantees.md "One page holds a saved session": resume only once this page holds the
+    // saved entry; a copy of the tab (its sessionStorage duplicated) starts a session of its own.
+    void persistence.claim().then((held) => {
+      if (this.finalized) return;
+      if (!held) this.startOver(persistence);
+      this.connect();
+    });
+  }
+
+  /** Another live page holds the saved session: this page forgets it and starts its own. */
+  private startOver(persistence: SessionPersistence): void {
+    this.report(`another page holds session ${String(this.sessionId)} (this page is a copy of it): this page starts a session of its own`);
+    this.sessionId = undefined;
+    this.token = undefined;
+    this.lastSeq = 0;
+    persistence.startOver();
+  }
+
+  /** This page's nonce, sent with every hello: the server tells this page's reconnects from another page's resume. */
+  private get page(): string {
+    return this.persistence?.page ?? this.ownPage;
   }
 
   report(reason: string, detail?: unknown): void {
@@ -264,7 +291,7 @@ export class SessionClient {
   }
 
   private sendHello(): void {
-    const message: ReferenceHello = { type: 'hello', capabilities: [...this.lastHello.capabilities], tools: [...this.lastHello.tools] };
+    const message: ReferenceHello = { type: 'hello', capabilities: [...this.lastHello.capabilities], tools: [...this.lastHello.tools], page: this.page };
     // Only this client knows which session to resume, with which token, and what it has delivered
     // (the store's own lastSeq skips events it ignores, such as tool.call).
     if (this.sessionId !== undefined && this.token !== undefined) {
@@ -297,7 +324,16 @@ export class SessionClient {
         return;
       case 'session.refused':
         this.report(`the server refused to resume session ${String(value.sessionId)}: ${String(value.message ?? value.reason)}`, value);
+        // In use by another live socket: not an end. The close follows, and the page tries again
+        // with backoff until that socket is gone (never both run the session's calls).
+        if (value.reason === 'in-use') return;
         this.finalize(`refused: ${String(value.reason ?? 'unknown')}`);
+        return;
+      case 'session.taken':
+        // A newer connection of this page's nonce holds the session now: taking it back would
+        // make two pages run its calls in turn.
+        this.report(`session ${String(value.sessionId)} was taken over by a newer connection: this page no longer holds it`, value);
+        this.finalize('taken');
         return;
       case 'room.response':
         this.channel.respond(value);

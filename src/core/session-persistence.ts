@@ -9,8 +9,15 @@
  * reloads then starts a new session instead of resuming one without knowing which app-tool calls
  * ran: never twice comes before resuming.
  *
- * Two keys: `key` holds the resume triple and the grants (small, rewritten as events arrive, at
- * most once a second), `key + ':calls'` the calls the page ran (rewritten when a run begins or ends).
+ * Two keys: `key` holds the resume triple, the page's nonce and the grants (small, rewritten as
+ * events arrive, at most once a second), `key + ':calls'` the calls the page ran (rewritten when a
+ * run begins or ends).
+ *
+ * One page holds a saved session (docs/guarantees.md "One page holds a saved session"): the page
+ * that writes the entry holds a Web Lock named after its nonce for as long as it lives. A page
+ * that finds the entry takes that lock before it resumes: after a reload the page before it is
+ * gone and the lock comes free; a duplicated tab (whose sessionStorage is a copy) finds it held,
+ * and starts a session of its own with a nonce of its own.
  */
 
 import type { ErrorReporter } from './external-store';
@@ -66,6 +73,8 @@ export interface SessionPersistenceOptions {
   maxResultChars?: number;
   /** Told once when the storage fails (`storage-failed`), and of a saved entry that could not be read (`invalid-saved-session`). */
   onError?: ErrorReporter;
+  /** How long a page that found a saved entry waits for the page before it to let go of it (a reload), in ms. Default 1000. */
+  claimWaitMs?: number;
 }
 
 /**
@@ -79,8 +88,23 @@ export interface SessionPersistence {
   readonly key: string;
   /** What a page before this one kept: its resume triple, if any (read once, when created). */
   readonly restored: SavedResume | undefined;
-  /** The grants a page before this one kept, as saved (give them to `createToolGrants({ saved })`, which checks them). */
+  /** The grants a page before this one kept, as saved (give them to `createToolGrants({ saved })`, which checks them); `undefined` once this page started over. */
   readonly restoredGrants: unknown;
+  /** This page's nonce: kept with the entry, sent in `hello.page`, and the name of the lock the page holds. */
+  readonly page: string;
+  /**
+   * Whether this page holds the saved session: `true`, `false` (another live page holds it: this
+   * page is a copy and must start over), or `undefined` until {@link SessionPersistence.claim} knows.
+   */
+  readonly held: boolean | undefined;
+  /**
+   * Take the entry's lock for this page (once; later calls give the same promise): true when this
+   * page holds it (or the browser has no Web Locks, so nothing can tell), false when another live
+   * page holds it past `claimWaitMs`.
+   */
+  claim(): Promise<boolean>;
+  /** Another page holds the saved session: forget it (its calls and grants) and keep this page's own under a new nonce. */
+  startOver(): void;
   /** Whether it still saves: false after `clear()` or once the storage failed. */
   readonly active: boolean;
   /** Keep the resume triple: a new session or token at once, a new `lastSeq` at most once a second (and when the page hides). */
@@ -129,6 +153,13 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
   let resume: SavedResume | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let written: SavedResume | undefined;
+  /** The entry names this page's session: read from it (restored) or written by this page. */
+  let holdsEntry = false;
+  /**
+   * The storage failed and the entry naming this page's session could not be removed: a reload
+   * may still resume it, so a run whose start is not kept could run again (see `calls.started`).
+   */
+  let stale = false;
   if (!active) tell('no storage to keep the session in (sessionStorage is not available): a reload will start a new session', undefined, 'storage-failed');
 
   /** The storage failed: remove what is kept (a reload must not resume without it) and stop. */
@@ -137,12 +168,10 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
     active = false;
     clearTimeout(timer);
     timer = undefined;
-    try {
-      storage?.removeItem(key);
-      storage?.removeItem(callsKey);
-    } catch {
-      // Removing failed too: nothing more can be done here.
-    }
+    // Each key on its own: the calls kept matter only beside the resume triple.
+    const removed = remove(key);
+    remove(callsKey);
+    stale = holdsEntry && !removed;
     storage = undefined;
     tell(
       `the session could not be kept in storage (${what}: ${describeError(error)}): it is no longer kept, and a reload will start a new session`,
@@ -150,12 +179,23 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
       'storage-failed',
     );
   };
-  const write = (name: string, value: string): void => {
-    if (!active || storage === undefined) return;
+  const remove = (name: string): boolean => {
+    try {
+      storage?.removeItem(name);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /** Whether `value` is now kept under `name`. */
+  const write = (name: string, value: string): boolean => {
+    if (!active || storage === undefined) return false;
     try {
       storage.setItem(name, value);
+      return true;
     } catch (error) {
       fail(`saving ${name}`, error);
+      return false;
     }
   };
   const read = (name: string): unknown => {
@@ -178,18 +218,61 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
 
   const main = read(key);
   const restored = readResume(main, (reason) => tell(`the saved session under ${key} ${reason}: it is ignored`, main, 'invalid-saved-session'));
+  if (restored !== undefined) holdsEntry = true;
   const restoredGrants = restored !== undefined && isRecord(main) ? own(main, 'grants') : undefined;
   // Calls belong to the session they were saved with: without a session to resume they are stale.
   const calls = restored !== undefined ? readCalls(read(callsKey), keepCalls) : new Map<string, SavedCall>();
 
   let grants: unknown = restoredGrants;
+  let givenGrants: unknown = restoredGrants;
+  const savedPage = restored !== undefined && isRecord(main) ? own(main, 'page') : undefined;
+  let page = typeof savedPage === 'string' && savedPage !== '' && savedPage.length <= 128 ? savedPage : newPageNonce();
+  let held: boolean | undefined;
+  let claiming: Promise<boolean> | undefined;
+  // The page before this one in the tab said it went away (pagehide, see below): a reload, not a
+  // copy of a live tab. Its lock may outlive it a moment, so this page does not wait for it.
+  const releasedKey = `${key}:released`;
+  let released = false;
+  if (restored !== undefined && storage !== undefined) {
+    try {
+      released = storage.getItem(releasedKey) === page;
+      storage.removeItem(releasedKey);
+    } catch {
+      // Unknown: the lock decides.
+    }
+  }
+  const claim = (): Promise<boolean> => {
+    if (claiming) return claiming;
+    const mine = page;
+    const waitFor = released ? Infinity : restored !== undefined && held === undefined ? (options.claimWaitMs ?? 1_000) : Infinity;
+    const attempt = claimPage(`${key}#${mine}`, waitFor);
+    if (released && attempt !== true) {
+      held = true;
+      claiming = Promise.resolve(true);
+      return claiming;
+    }
+    if (attempt === true) {
+      held = true;
+      claiming = Promise.resolve(true);
+    } else {
+      claiming = attempt.then((result) => {
+        if (page === mine) held = result;
+        return result;
+      });
+    }
+    return claiming;
+  };
+  // A page with nothing to resume holds its own nonce's lock from the start; one with a saved entry
+  // asks for it at once, so a reload finds out as early as it can.
+  if (active) claim();
 
   const writeMain = (): void => {
     clearTimeout(timer);
     timer = undefined;
     if (resume === undefined) return;
     written = resume;
-    write(key, JSON.stringify({ version: 1, resume, ...(grants === undefined ? {} : { grants }) }));
+    holdsEntry = true;
+    write(key, JSON.stringify({ version: 1, page, resume, ...(grants === undefined ? {} : { grants }) }));
   };
   const writeCalls = (): void => {
     write(callsKey, JSON.stringify({ version: 1, calls: [...calls].map(([callId, call]) => [callId, call]) }));
@@ -200,12 +283,45 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
     while (calls.size > keepCalls) calls.delete(calls.keys().next().value as string);
     writeCalls();
   };
-  const stopWatchingPage = active ? onPageHide(() => persistence.flush()) : () => {};
+  const stopWatchingPage = active
+    ? onPageHide(() => {
+        persistence.flush();
+        // Tells the next page of this tab (a reload) that this one is gone; a copy of the tab made
+        // while this page lives never carries it.
+        if (!active || storage === undefined || resume === undefined) return;
+        try {
+          storage.setItem(releasedKey, page);
+        } catch {
+          // The next page waits for the lock instead.
+        }
+      })
+    : () => {};
 
   const persistence: SessionPersistence = {
     key,
     restored,
-    restoredGrants,
+    get restoredGrants() {
+      return givenGrants;
+    },
+    get page() {
+      return page;
+    },
+    get held() {
+      return held;
+    },
+    claim,
+    startOver() {
+      // The calls and grants belong to the session the other page holds: none of them is this page's.
+      calls.clear();
+      grants = undefined;
+      givenGrants = undefined;
+      resume = undefined;
+      written = undefined;
+      page = newPageNonce();
+      held = undefined;
+      claiming = undefined;
+      if (active) claim();
+    },
     get active() {
       return active;
     },
@@ -225,6 +341,14 @@ export function createSessionPersistence(options: SessionPersistenceOptions = {}
       recall: (callId) => calls.get(callId),
       started: (callId) => {
         if (active) remember(callId, Object.freeze({ state: 'running' }));
+        // docs/guarantees.md "Sessions that survive a reload": nothing runs unless its start is
+        // kept, or no kept entry names this session any more. Throwing here makes the host
+        // answer FAILED without running.
+        if (stale) {
+          throw new Error(
+            `the start of ${callId} could not be kept, and the saved session could not be removed from storage: a reload could resume the session without knowing that ${callId} started`,
+          );
+        }
       },
       answered: (callId, result) => {
         if (!active) return;
@@ -267,9 +391,55 @@ const grantsRestored = new WeakSet<SessionPersistence>();
 export function keepGrants(persistence: SessionPersistence, grants: ToolGrants): () => void {
   if (!grantsRestored.has(persistence)) {
     grantsRestored.add(persistence);
-    if (persistence.restoredGrants !== undefined) grants.restore(persistence.restoredGrants);
+    const saved = persistence.restoredGrants;
+    // Only the page that holds the saved session gets its grants back: a copy of the tab starts a
+    // session of its own, without them. Registered before the session waits on the same claim, so
+    // the grants are back before it connects.
+    if (saved !== undefined) {
+      if (persistence.held === true) grants.restore(saved);
+      else void persistence.claim().then((held) => held && grants.restore(saved));
+    }
   }
   return grants.subscribe(() => persistence.saveGrants(grants.save()));
+}
+
+/** A fresh nonce for this page: 128 random bits, base64url. */
+function newPageNonce(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+interface LockManagerLike {
+  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>): Promise<void>;
+}
+
+/**
+ * Hold the Web Lock `name` for the rest of the page's life. `true` at once where there are no Web
+ * Locks (nothing can tell two pages apart then: the server's rule is what is left); else whether
+ * it was granted within `waitMs`.
+ */
+function claimPage(name: string, waitMs: number): true | Promise<boolean> {
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  if (locks === undefined || typeof locks.request !== 'function') return true;
+  return new Promise<boolean>((resolve) => {
+    const controller = new AbortController();
+    const timer = Number.isFinite(waitMs) ? setTimeout(() => controller.abort(), waitMs) : undefined;
+    locks
+      .request(name, { signal: controller.signal }, () => {
+        clearTimeout(timer);
+        resolve(true);
+        // Held until the page goes away: the browser lets go of a closed page's locks.
+        return new Promise<void>(() => {});
+      })
+      .catch((error: unknown) => {
+        clearTimeout(timer);
+        // Aborted: another page held it all along. Any other failure tells nothing about other pages.
+        resolve(!(error instanceof Error && error.name === 'AbortError') && !(typeof DOMException === 'function' && error instanceof DOMException && error.name === 'AbortError'));
+      });
+  });
 }
 
 function defaultStorage(): StorageLike | undefined {

@@ -175,6 +175,25 @@ describe('saved calls: a page that reloads never runs a call twice', () => {
     expect(createSessionPersistence({ storage: storage.copy() }).restored).toBeUndefined();
   });
 
+  it('does not run a call whose start could not be kept when the saved session could not be removed either: FAILED, and nothing ran', async () => {
+    const storage = fakeStorage();
+    const before = page(storage);
+    storage.quota = 0;
+    storage.removeItem = () => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    };
+    before.release.resolve();
+    const answer = await before.host.call(request('c1'));
+    expect(answer).toMatchObject({ ok: false, code: 'FAILED', message: expect.stringMatching(/was not run: recording that it started failed/) });
+    expect(before.runs).toEqual([]);
+    // The entry that stayed still resumes the session: a page that does finds c1 never ran, and runs it once.
+    const after = page(storage.copy());
+    expect(after.persistence.restored).toEqual(RESUME);
+    after.release.resolve();
+    await expect(after.host.call(request('c1'))).resolves.toEqual({ ok: true, output: { sent: 'c1' } });
+    expect(after.runs).toEqual(['c1']);
+  });
+
   it('answers a resend in the same page from its own memory, as before (the saved calls are for the next page)', async () => {
     const storage = fakeStorage();
     const one = page(storage);

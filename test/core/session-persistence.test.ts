@@ -29,9 +29,11 @@ describe('createSessionPersistence: what is kept', () => {
     const persistence = createSessionPersistence({ storage });
     expect(persistence.restored).toBeUndefined();
     persistence.saveResume(RESUME);
-    expect(JSON.parse(storage.items.get(KEY)!)).toEqual({ version: 1, resume: RESUME });
+    expect(JSON.parse(storage.items.get(KEY)!)).toEqual({ version: 1, page: persistence.page, resume: RESUME });
     const next = createSessionPersistence({ storage: storage.copy() });
     expect(next.restored).toEqual(RESUME);
+    // The next page (a reload) carries the nonce on: the server takes it for the same page.
+    expect(next.page).toBe(persistence.page);
   });
 
   it('writes a newer lastSeq at most once a second, and at once on flush', () => {
@@ -180,10 +182,22 @@ describe('createSessionPersistence: a storage that fails', () => {
     const storage = fakeStorage();
     const persistence = createSessionPersistence({ storage });
     persistence.saveResume(RESUME);
-    storage.broken = true;
+    storage.quota = 0;
     persistence.calls.started('c1');
     expect(persistence.active).toBe(false);
     expect(persistence.calls.recall('c1')).toEqual({ state: 'running' });
+  });
+
+  it('refuses to record a start it could not keep while the entry naming the session could not be removed (a reload could resume it)', () => {
+    const storage = fakeStorage();
+    const { onError, errors } = reported();
+    const persistence = createSessionPersistence({ storage, onError });
+    persistence.saveResume(RESUME);
+    storage.broken = true;
+    expect(() => persistence.calls.started('c1')).toThrow(/the start of c1 could not be kept, and the saved session could not be removed from storage/);
+    expect(() => persistence.calls.started('c2')).toThrow(/the start of c2 could not be kept/);
+    expect(persistence.active).toBe(false);
+    expect(errors.map((e) => e.code)).toEqual(['storage-failed']);
   });
 
   it('says there is nowhere to keep it when there is no sessionStorage (Node), and keeps nothing', () => {
@@ -203,7 +217,7 @@ describe('createSessionPersistence: a storage that fails', () => {
     sessionStorage.clear();
     const persistence = createSessionPersistence();
     persistence.saveResume(RESUME);
-    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toEqual({ version: 1, resume: RESUME });
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toEqual({ version: 1, page: persistence.page, resume: RESUME });
     persistence.clear();
     expect(sessionStorage.getItem(KEY)).toBeNull();
   });

@@ -4,7 +4,7 @@
  * Playwright. Tests wait on state (DOM, server records), never on time.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { expect, inject } from 'vitest';
 import { serveDemo, type DemoServer } from '../../demo/serve.mjs';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server/server';
@@ -67,9 +67,15 @@ export interface DemoPage {
  * Open the demo and wait until its session is welcomed. `params` go to the query string;
  * `prepare` sees the page before it loads (to watch its first socket, say).
  */
-export async function openDemo(stack: Stack, params: Record<string, string | number> = {}, prepare?: (page: Page) => void): Promise<DemoPage & { sockets: number }> {
-  const page = await stack.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  prepare?.(page);
+export async function openDemo(
+  stack: Stack,
+  params: Record<string, string | number> = {},
+  prepare?: (page: Page) => void | Promise<void>,
+  context?: BrowserContext,
+): Promise<DemoPage & { sockets: number }> {
+  // In `context` (a tab beside others of the same browser profile), or a context of its own.
+  const page = context ? await context.newPage() : await stack.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await prepare?.(page);
   page.setDefaultTimeout(WAIT_MS);
   const state = { problems: [] as string[], sockets: 0 };
   page.on('pageerror', (error) => state.problems.push(`pageerror: ${error.message}`));

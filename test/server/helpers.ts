@@ -49,6 +49,11 @@ export class TestClient {
     });
   }
 
+  /** Record the frames of a socket opened elsewhere (with options of its own, such as `localAddress`). */
+  static adopt(socket: WebSocket): TestClient {
+    return new TestClient(socket);
+  }
+
   /** Connect and say hello; resolves with the welcome. */
   static async connect(url: string, hello: Frame = {}): Promise<{ client: TestClient; welcome: Frame }> {
     return TestClient.connectFrom(url, undefined, hello);

@@ -44,7 +44,7 @@ describe('reference server: lifetimes', () => {
 
   it('leaves no session behind after 300 sockets say hello and drop, once the window has passed twice', async () => {
     const timer = createManualTimer();
-    const server = await startServer({ timer, resumeWindowMs: 60_000 });
+    const server = await startServer({ timer, resumeWindowMs: 60_000, limits: { maxSessionsPerAddress: 300 } });
     const sockets = await Promise.all(Array.from({ length: 300 }, () => TestClient.connect(server.url)));
     expect(inspectReferenceServer(server)).toMatchObject({ live: 300, sockets: 300 });
     await Promise.all(sockets.map(({ client }) => client.terminate()));

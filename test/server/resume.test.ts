@@ -93,12 +93,39 @@ describe('reference server: resume tokens', () => {
     }
   });
 
-  it('lets the right token take over from a socket the server still holds (the page lost it first)', async () => {
+  it('lets the same page (its nonce) take over from a socket the server still holds, and tells the older socket it lost the session', async () => {
     await startServer();
-    const first = await connect();
-    const second = await connect(resumeOf(first.welcome, 0));
+    const first = await connect({ page: 'page-a' });
+    const second = await connect({ ...resumeOf(first.welcome, 0), page: 'page-a' });
     expect(second.welcome.resumed).toBe(true);
-    expect((await first.client.closed).code).toBe(1006);
+    expect(await first.client.waitFor((f) => f.type === 'session.taken')).toMatchObject({ sessionId: first.welcome.sessionId });
+    expect((await first.client.closed).code).toBe(4409);
+  });
+
+  it('refuses a resume from another page while the session’s socket is live (in-use, 4409): only one page runs its app tools', async () => {
+    const server = await startServer();
+    const holder = await connect({ page: 'page-a' });
+    autoAnswer(holder.client);
+    for (const page of ['page-b', undefined]) {
+      const other = await connect({ ...resumeOf(holder.welcome, 0), ...(page === undefined ? {} : { page }) });
+      expect(other.welcome).toMatchObject({ type: 'session.refused', reason: 'in-use', sessionId: holder.welcome.sessionId });
+      expect((await other.client.closed).code).toBe(4409);
+      expect(other.client.events()).toEqual([]);
+    }
+    // The holder was not dropped: its turn's app-tool call comes to it, and is answered once.
+    const { ended } = await holder.client.runTurn('edit');
+    expect(ended.status).toBe('completed');
+    expect(server.ignored.filter((r) => r.reason === 'result-ignored' || r.message === 'tool.result')).toEqual([]);
+    expect(server.session(holder.welcome.sessionId as string)!.connected).toBe(true);
+  });
+
+  it('lets another page resume once the holder’s socket is gone (never a lockout after a lost connection)', async () => {
+    await startServer();
+    const holder = await connect({ page: 'page-a' });
+    await holder.client.terminate();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const other = await connect({ ...resumeOf(holder.welcome, 0), page: 'page-b' });
+    expect(other.welcome).toMatchObject({ type: 'session.welcome', resumed: true });
   });
 
   it('refuses a resume with the right token of a closed session as closed, and with a wrong one as unknown', async () => {

@@ -203,10 +203,10 @@ describe('reference server: the session', () => {
     expect(second.client.phases(call.callId as string)).toEqual(['settled']);
   });
 
-  it('hands the session to the newest socket when a resume arrives while the old one is still open', async () => {
+  it('hands the session to the newest socket of the same page when a resume arrives while the old one is still open', async () => {
     await startServer();
-    const first = await connect();
-    const second = await connect(resumeOf(first.welcome, 0));
+    const first = await connect({ page: 'page-a' });
+    const second = await connect({ ...resumeOf(first.welcome, 0), page: 'page-a' });
     expect(second.welcome.resumed).toBe(true);
     await first.client.closed;
     await second.client.runTurn('search');
