@@ -46,7 +46,7 @@ async function setup(turns: Turn[], options: { connect?: boolean } = {}) {
 }
 
 /** The page: the kit's provider around the bridge's parts, an app tool, the cards and the dialog. */
-function Page({ bridge, chat, tools = [] }: { bridge: AISDKBridge; chat: Chat<UIMessage>; tools?: AppTool[] }) {
+function Page({ bridge, chat, tools = [], denyWithReason = false }: { bridge: AISDKBridge; chat: Chat<UIMessage>; tools?: AppTool[]; denyWithReason?: boolean }) {
   const { status } = useChat({ chat });
   return (
     <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
@@ -56,7 +56,7 @@ function Page({ bridge, chat, tools = [] }: { bridge: AISDKBridge; chat: Chat<UI
       <p data-testid="status">{status}</p>
       <StopButton />
       <ToolCallList />
-      <ConfirmToolDialog />
+      <ConfirmToolDialog denyWithReason={denyWithReason} />
     </ToolgateProvider>
   );
 }
@@ -226,6 +226,102 @@ describe("the chat's approval requests", () => {
     expect(server.log.deleted).toEqual([]);
     expect(reported.map((r) => r.code)).toEqual(['approval-mismatch']);
     expect(calls(bridge)[0]).toMatchObject({ approval: 'denied', approvalReason: 'the arguments changed after they were shown' });
+  });
+});
+
+describe('an approval is bound to the tool that was shown, not only its arguments', () => {
+  /** A call the model starts as one tool and completes as another, with the same id. */
+  const renamedParts = (id: string, shown: string, called: string, input: string) => [
+    { type: 'tool-input-start', id, toolName: shown },
+    { type: 'tool-input-delta', id, delta: input },
+    { type: 'tool-input-end', id },
+    { type: 'tool-call', toolCallId: id, toolName: called, input },
+  ];
+
+  it('a call named readFile at its start and deleteFile when complete is never approved for deleteFile: nothing is answered, it is reported', async () => {
+    const { bridge, chat, server, reported } = await setup([
+      { parts: [...renamedParts('c1', 'readFile', 'deleteFile', '{"path":"/etc/passwd"}'), finishPart('tool-calls')] },
+      { parts: [...textParts('Done.'), finishPart('stop')] },
+    ]);
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Read the file' }));
+    await waitFor(() => expect(reported.map((r) => r.code)).toContain('approval-mismatch'));
+    // No dialog asked about readFile on deleteFile's behalf, and no answer went to the chat.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(lastParts(chat).find((p) => p.type === 'tool-deleteFile')).toMatchObject({ state: 'approval-requested' });
+    expect(server.requests).toHaveLength(1);
+    expect(server.log.deleted).toEqual([]);
+    expect(calls(bridge)[0]).toMatchObject({ name: 'readFile', status: 'cancelled' });
+  });
+
+  it('an approval given for one tool is not sent when the chat meanwhile holds the call as another tool', async () => {
+    const { bridge, chat, server, reported } = await setup([
+      { parts: [...callParts('c1', 'deleteFile', ['{"path":"/tmp/a"}']), finishPart('tool-calls')] },
+      { parts: [...textParts('Done.'), finishPart('stop')] },
+    ]);
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Delete it' }));
+    const dialog = await screen.findByRole('dialog');
+    // Something renames the call the chat will send back (a dynamic tool of another name).
+    const index = chat.messages.length - 1;
+    const message = chat.messages[index]!;
+    chat.messages = [
+      ...chat.messages.slice(0, index),
+      { ...message, parts: message.parts.map((p) => (p.type === 'tool-deleteFile' ? { ...p, type: 'dynamic-tool', toolName: 'wipeDisk' } : p)) } as UIMessage,
+    ];
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(reported.map((r) => r.code)).toEqual(['approval-mismatch']));
+    expect(chat.messages.at(-1)!.parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({ state: 'approval-requested' });
+    expect(server.requests).toHaveLength(1);
+    expect(calls(bridge)[0]).toMatchObject({ status: 'cancelled' });
+  });
+
+  it("an app tool's call completed under another name than it started with runs nothing and is reported", async () => {
+    const ran: unknown[] = [];
+    const { bridge, chat, reported } = await setup([{ parts: [...renamedParts('c1', 'readTitle', 'setTitle', '{"title":"x"}'), finishPart('tool-calls')] }]);
+    const setTitle: AppTool = { name: 'setTitle', parameters: { type: 'object' }, run: (args) => void ran.push(args) };
+    render(<Page bridge={bridge} chat={chat} tools={[setTitle]} />);
+    await act(() => chat.sendMessage({ text: 'Title?' }));
+    await waitFor(() => expect(reported.map((r) => r.code)).toContain('approval-mismatch'));
+    expect(ran).toEqual([]);
+    expect(calls(bridge)[0]).toMatchObject({ name: 'readTitle', status: 'cancelled' });
+  });
+});
+
+describe('a denial says why on its card', () => {
+  it('the reason a person typed in the dialog reaches the model and shows on the card', async () => {
+    const { bridge, chat, server } = await setup([
+      { parts: [...callParts('c1', 'deleteFile', ['{"path":"/tmp/a"}']), finishPart('tool-calls')] },
+      { parts: [...textParts('Understood.'), finishPart('stop')] },
+    ]);
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} chat={chat} denyWithReason />);
+    await act(() => chat.sendMessage({ text: 'Delete it' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByLabelText('Reason for denying (optional)'));
+    await user.paste('keep it for the audit');
+    await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
+    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', code: 'REJECTED', message: 'keep it for the audit' }));
+    const sent = server.requests[1]!.at(-1)!.parts.find((p) => p.type === 'tool-deleteFile');
+    expect(sent).toMatchObject({ approval: { approved: false, reason: 'keep it for the audit' } });
+    expect(screen.getByText('keep it for the audit')).toBeInTheDocument();
+  });
+
+  it("a denial the page gave through the chat itself shows the chat's reason", async () => {
+    const { bridge, chat } = await setup([
+      { parts: [...callParts('c1', 'deleteFile', ['{"path":"/tmp/a"}']), finishPart('tool-calls')] },
+      { parts: [...textParts('Understood.'), finishPart('stop')] },
+    ]);
+    // No bridge.connect-driven dialog answer: the page answers the chat directly.
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Delete it' }));
+    await screen.findByRole('dialog');
+    const part = lastParts(chat).find((p) => p.type === 'tool-deleteFile') as { approval?: { id: string } };
+    await act(async () => {
+      await chat.addToolApprovalResponse({ id: part.approval!.id, approved: false, reason: 'not today' });
+    });
+    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', code: 'REJECTED', message: 'not today' }));
   });
 });
 

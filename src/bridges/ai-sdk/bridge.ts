@@ -9,7 +9,7 @@
  *   `addToolApprovalResponse`, only if the chat still holds the arguments the person saw.
  * - Stop: stopping the chat cancels every open call at once, here and now.
  */
-import type { AppToolHost, ConfirmationController, ToolStreamStore } from '../../core';
+import type { AppToolHost, ConfirmationController, ToolStreamEvent, ToolStreamStore } from '../../core';
 import { describeThrown } from '../../core/external-store';
 import { createAISDKChunkMapper } from '../../adapters/ai-sdk';
 import { readChunk } from '../../adapters/base';
@@ -96,7 +96,8 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
   };
 
   const link = createChatLink({ say, host: kit.host, stop, stopping: () => stopping });
-  const calls = createChatCalls({ kit, book, mapper, link, handed, say });
+  const reasons = new Map<string, string>();
+  const calls = createChatCalls({ kit, book, mapper, link, handed, say, reasons });
 
   const ignoredTypes = new Set<string>();
   const handle = (chunk: Rec): void => {
@@ -105,20 +106,34 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
       ignoredTypes.add(type);
       say(`chunks of type "${type}" are not part of the UI message stream; they are ignored`, chunk, 'ignored-chunk');
     }
+    if (type === 'tool-input-available') calls.inputAvailable(chunk);
     mapper.handle(chunk);
     if (type === 'tool-approval-request') calls.askApproval(chunk);
   };
+
+  /** A denial's card says why: the reason the person gave travels with the chat's answer, not with the stream's `tool-output-denied`. */
+  const withReasons = (events: ToolStreamEvent[]): ToolStreamEvent[] =>
+    events.map((event) => {
+      if (event.phase !== 'settled' || event.ok || event.code !== 'REJECTED' || event.message !== undefined) return event;
+      const reason = reasons.get(event.callId);
+      return reason === undefined ? event : { ...event, message: reason };
+    });
 
   /** Outcomes the page added to the chat itself (its own `addToolOutput`), read from what the chat sends next. */
   const settleFromMessages = (messages: readonly unknown[]): void => {
     for (const part of toolPartsOf(messages)) {
       const call = mapper.call(part.toolCallId);
+      // A denial the page answered through the chat itself: its reason is the card's to show.
+      if (call !== undefined && part.approval?.approved === false && typeof part.approval.reason === 'string') reasons.set(call.callId, part.approval.reason);
       if (call === undefined || call.stage !== 'issued' || handed.has(call)) continue;
       const base = { type: 'tool.stream', phase: 'settled', callId: call.callId } as const;
       if (part.state === 'output-available') book.outcome(call, { ...base, ok: true, output: part.output });
       else if (part.state === 'output-error') {
         book.outcome(call, { ...base, ok: false, code: 'FAILED', ...(typeof part.errorText === 'string' ? { message: part.errorText } : {}) });
-      } else if (part.state === 'output-denied') book.outcome(call, { ...base, ok: false, code: 'REJECTED' });
+      } else if (part.state === 'output-denied') {
+        const reason = reasons.get(call.callId);
+        book.outcome(call, { ...base, ok: false, code: 'REJECTED', ...(reason === undefined ? {} : { message: reason }) });
+      }
     }
     flush();
   };
@@ -128,7 +143,7 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop, { once: true });
     return tapStream(stream, {
-      value: (chunk) => kit.dispatch(readChunk(book, chunk, handle)),
+      value: (chunk) => kit.dispatch(withReasons(readChunk(book, chunk, handle))),
       end: () => {
         done();
         book.end({ kind: 'finished', why: 'the response ended before the input was complete' });

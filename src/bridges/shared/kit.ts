@@ -47,16 +47,18 @@ export interface BridgeOptions {
 }
 
 /**
- * The person's answer to an approval, bound to what they saw: the frozen snapshot of the
- * arguments shown and its fingerprint (SHA-256 of the canonical JSON). A later edit would carry
- * the edited snapshot here, with its own fingerprint.
+ * The person's answer to an approval, bound to what they saw: the tool's name, the frozen
+ * snapshot of the arguments shown and its fingerprint (SHA-256 of the canonical JSON). A later
+ * edit would carry the edited snapshot here, with its own fingerprint.
  *
  * @example
- * const decision: ApprovalDecision = { approved: true, arguments: { path: '/tmp/x' }, fingerprint: '3f2a…' };
+ * const decision: ApprovalDecision = { approved: true, toolName: 'deleteFile', arguments: { path: '/tmp/x' }, fingerprint: '3f2a…' };
  */
 export interface ApprovalDecision {
   approved: boolean;
   reason?: string;
+  /** The tool the person was shown: an answer goes out only for a call still of this tool. */
+  toolName: string;
   /** What was approved: the snapshot shown to the person. */
   arguments: JsonValue;
   /** 64 hex digits; empty when no fingerprint could be computed (no Web Crypto). */
@@ -128,7 +130,7 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
   const approve = async (call: KitCall): Promise<ApprovalDecision | undefined> => {
     const snapshot = snapshotJson(call.arguments);
     if (!snapshot.ok) {
-      return { approved: false, reason: `the arguments cannot be shown: ${snapshot.reason}`, arguments: null, fingerprint: '' };
+      return { approved: false, reason: `the arguments cannot be shown: ${snapshot.reason}`, toolName: call.name, arguments: null, fingerprint: '' };
     }
     const fingerprint = fingerprintJson(snapshot.value).then(
       (f) => f.hex,
@@ -145,13 +147,13 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
       const parentCallId = store.getState().calls[call.callId]?.parentCallId;
       const parent = parentCallId === undefined ? undefined : { callId: parentCallId, toolName: store.getState().calls[parentCallId]?.name };
       const answer = await ask({ callId: call.callId, turnId: call.turnId, toolName: call.name, arguments: snapshot.value, signal: controller.signal, ...(parent === undefined ? {} : { parent }) });
-      const decision: ApprovalDecision = { approved: answer.approved, arguments: snapshot.value, fingerprint: await fingerprint };
+      const decision: ApprovalDecision = { approved: answer.approved, toolName: call.name, arguments: snapshot.value, fingerprint: await fingerprint };
       if (answer.reason !== undefined) decision.reason = answer.reason;
       return decision;
     } catch (error) {
       if (controller.signal.aborted) return undefined;
       report(`the approval of ${call.name} failed: ${describeThrown(error)}`, call, 'approval-failed');
-      return { approved: false, reason: 'the approval could not be asked', arguments: snapshot.value, fingerprint: await fingerprint };
+      return { approved: false, reason: 'the approval could not be asked', toolName: call.name, arguments: snapshot.value, fingerprint: await fingerprint };
     } finally {
       waiting.delete(controller);
     }
