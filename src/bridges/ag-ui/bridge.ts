@@ -205,7 +205,10 @@ export function createAGUIBridge(agent: AGUIAgentLike, options: AGUIBridgeOption
         if (outcome.kind === 'error') return { status: 'error', message: outcome.message };
         if (outcome.kind === 'success') {
           if (outcome.pending.length === 0) return { status: 'done' };
-          if (!(await answers.pending(outcome.pending)) || stopped) return { status: 'stopped' };
+          const answered = await answers.pending(outcome.pending);
+          if (answered === false || stopped) return { status: 'stopped' };
+          // Running again with nothing new answered would bring the same run back: it ends here.
+          if (answered === 0) return { status: 'error', message: 'the run left only tool calls the page answered before or will not answer' };
           continue;
         }
         const resume = await answers.interrupts(outcome.interrupts);
