@@ -15,7 +15,7 @@ import {
   type UIMessage,
 } from 'ai';
 import { ConfirmToolDialog, ToolCallList, ToolgateProvider, useAppTool, useInterrupt, type AppTool } from 'toolgate';
-import { createAISDKBridge, type AISDKBridge } from 'toolgate/ai-sdk';
+import { createAISDKBridge, type AISDKBridge, type AISDKBridgeOptions } from 'toolgate/ai-sdk';
 import { callParts, finishPart, textParts, type Turn } from './ai-sdk-model';
 import { startChatServer, type ChatServer } from './ai-sdk-server';
 
@@ -30,11 +30,11 @@ interface Reported {
   code: string;
 }
 
-async function setup(turns: Turn[], options: { connect?: boolean } = {}) {
+async function setup(turns: Turn[], options: { connect?: boolean; bridge?: AISDKBridgeOptions } = {}) {
   const server = await startChatServer(turns);
   servers.push(server);
   const reported: Reported[] = [];
-  const bridge = createAISDKBridge({ onError: (reason, detail, code) => reported.push({ reason, detail, code }) });
+  const bridge = createAISDKBridge({ ...options.bridge, onError: (reason, detail, code) => reported.push({ reason, detail, code }) });
   const chat = new Chat<UIMessage>({
     transport: bridge.transport(new DefaultChatTransport<UIMessage>({ api: server.url })),
     onToolCall: bridge.onToolCall,
@@ -286,6 +286,46 @@ describe('an approval is bound to the tool that was shown, not only its argument
     await waitFor(() => expect(reported.map((r) => r.code)).toContain('approval-mismatch'));
     expect(ran).toEqual([]);
     expect(calls(bridge)[0]).toMatchObject({ name: 'readTitle', status: 'cancelled' });
+  });
+});
+
+describe('the dialog describes a tool by what the library says of it', () => {
+  const clearTurns = (): Turn[] => [
+    { parts: [...callParts('c1', 'clearCache', ['{"scope":"all"}']), finishPart('tool-calls')] },
+    { parts: [...textParts('Done.'), finishPart('stop')] },
+  ];
+
+  it("a trusted MCP server's annotations (carried in the stream's toolMetadata) give the risk", async () => {
+    const { bridge, chat } = await setup(clearTurns(), { bridge: { trustedMcpClients: ['build-server'] } });
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Clear the cache' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(bridge.confirmations.getState().current?.descriptor).toMatchObject({ effect: 'write', risk: 'medium', retrySafe: true });
+    expect(dialog).not.toHaveTextContent('Risk not declared');
+  });
+
+  it("an MCP server the application does not trust is not believed: the risk stays undeclared", async () => {
+    const { bridge, chat } = await setup(clearTurns());
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Clear the cache' }));
+    await screen.findByRole('dialog');
+    expect(bridge.confirmations.getState().current?.descriptor).toMatchObject({ risk: 'high', undeclared: ['effect', 'risk'] });
+  });
+
+  it('the tools given to the bridge describe their tools, and an explicit describe wins', async () => {
+    const tools = { clearCache: { description: 'Clear the build cache', title: 'Clear cache', needsApproval: true } };
+    const derived = await setup(clearTurns(), { bridge: { tools } });
+    const view = render(<Page bridge={derived.bridge} chat={derived.chat} />);
+    await act(() => derived.chat.sendMessage({ text: 'Clear the cache' }));
+    await screen.findByRole('dialog');
+    expect(derived.bridge.confirmations.getState().current?.descriptor).toMatchObject({ title: 'Clear cache', description: 'Clear the build cache' });
+    view.unmount();
+
+    const explicit = await setup(clearTurns(), { bridge: { tools, trustedMcpClients: ['build-server'], describe: () => ({ effect: 'write', risk: 'high', title: 'Wipe' }) } });
+    render(<Page bridge={explicit.bridge} chat={explicit.chat} />);
+    await act(() => explicit.chat.sendMessage({ text: 'Clear the cache' }));
+    await screen.findByRole('dialog');
+    expect(explicit.bridge.confirmations.getState().current?.descriptor).toMatchObject({ title: 'Wipe', risk: 'high' });
   });
 });
 

@@ -15,6 +15,7 @@ import { createAISDKChunkMapper } from '../../adapters/ai-sdk';
 import { readChunk } from '../../adapters/base';
 import { CallBook, type OpenCall } from '../../adapters/call-book';
 import type { Rec } from '../../adapters/chunk-fields';
+import type { LibraryTool } from '../shared/descriptors';
 import { createBridgeKit, type BridgeOptions } from '../shared/kit';
 import { tapStream } from '../shared/tap';
 import { createChatCalls } from './chat-calls';
@@ -31,6 +32,12 @@ import { toolPartsOf, type ChatLike, type ChatToolCall, type ChatTransportLike, 
  */
 export interface AISDKBridgeOptions extends BridgeOptions {
   label?: string;
+  /**
+   * The chat's tools as the server declares them (the same `tools` object, where the app shares
+   * it): each one's `description`, `title`, `needsApproval` and MCP `metadata` describe it in
+   * the dialog, unless `describe` says otherwise. Tools the stream names are read as they come too.
+   */
+  tools?: Record<string, LibraryTool>;
 }
 
 /**
@@ -58,6 +65,12 @@ export interface AISDKBridge {
   connect(chat: ChatLike): () => void;
   /** Cancel every open call, abort the app tools' runs and withdraw the approvals, at once. */
   stop(): void;
+  /**
+   * The store's call id of a chat tool part (`part.toolCallId`), for its card in place in the
+   * conversation: `<ToolCallCard callId={bridge.callIdOf(part.toolCallId)} />`. `undefined`
+   * for a call that never came through `transport()`.
+   */
+  callIdOf(toolCallId: string): string | undefined;
 }
 
 /**
@@ -75,6 +88,7 @@ export interface AISDKBridge {
  */
 export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge {
   const kit = createBridgeKit(options);
+  for (const [name, tool] of Object.entries(options.tools ?? {})) kit.learn(name, tool);
   const book = new CallBook('AI SDK', { onError: kit.report, label: options.label });
   /** Calls handed to the page (its app tool runs, a person reviews): the streams' boundaries leave them. */
   const handed = new Set<OpenCall>();
@@ -107,6 +121,10 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
       say(`chunks of type "${type}" are not part of the UI message stream; they are ignored`, chunk, 'ignored-chunk');
     }
     if (type === 'tool-input-available') calls.inputAvailable(chunk);
+    // A call's chunks carry its tool's title and metadata (an MCP tool's annotations among them).
+    if ((type === 'tool-input-start' || type === 'tool-input-available') && typeof chunk.toolName === 'string' && (chunk.toolMetadata !== undefined || chunk.title !== undefined)) {
+      kit.learn(chunk.toolName, { title: chunk.title, metadata: chunk.toolMetadata });
+    }
     mapper.handle(chunk);
     if (type === 'tool-approval-request') calls.askApproval(chunk);
   };
@@ -182,5 +200,6 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
     onToolCall: calls.onToolCall,
     connect: link.connect,
     stop,
+    callIdOf: (toolCallId) => mapper.call(toolCallId)?.callId,
   };
 }

@@ -22,6 +22,7 @@ import {
 } from '../../core';
 import { describeThrown } from '../../core/external-store';
 import { snapshotJson } from '../../core/json-value';
+import { createDerivedDescriptors, type LibraryTool } from './descriptors';
 
 /**
  * What every bridge takes: the kit's parts (made for you when absent) and where problems go.
@@ -36,8 +37,17 @@ export interface BridgeOptions {
   host?: AppToolHost;
   /** The queue of approvals a person answers (`<ConfirmToolDialog />`); by default one is made. */
   confirmations?: ConfirmationController;
-  /** Each tool's descriptor (effect, risk, title) for the approval dialog; an approval is always asked. */
+  /**
+   * Each tool's descriptor (effect, risk, title) for the approval dialog; an approval is always
+   * asked. It wins over what the bridge reads from the library (a tool's title and description,
+   * trusted MCP servers' annotations); without either, a tool reads as a write of undeclared risk.
+   */
   describe?: (toolName: string) => Partial<ToolDescriptor> | undefined;
+  /**
+   * The MCP clients (the `name` given to `@ai-sdk/mcp`'s `createMCPClient`, which its tools carry
+   * as `metadata.clientName`) whose servers' tool annotations become descriptors; others' are ignored.
+   */
+  trustedMcpClients?: readonly string[];
   /**
    * Told of everything the bridge skipped or refused, in the kit's one shape: a sentence, the
    * thing concerned (the chunk, the event, the call) and a code. Nothing the bridge is given
@@ -80,6 +90,8 @@ export interface BridgeKit {
   report: ErrorReporter;
   /** Events into the store, in order. */
   dispatch(events: readonly ToolStreamEvent[]): void;
+  /** What the library says of a tool (title, description, MCP annotations, `needsApproval`): the dialog's descriptor unless `describe` gives one. */
+  learn(name: string, tool: LibraryTool): void;
   /** Whether the page has an app tool of this name (registered with `useAppTool` or `host.register`). */
   hasTool(name: string): boolean;
   /**
@@ -121,9 +133,10 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
   const store = options.store ?? createToolStreamStore({ onError: (reason, event, issue) => report(reason, event, issue) });
   const confirmations = options.confirmations ?? createConfirmationController();
   const host = options.host ?? createAppToolHost({ requestApproval: createAppToolApprovalHandler(confirmations) });
+  const descriptors = createDerivedDescriptors(options.describe, options.trustedMcpClients);
   // The library asked for a person's answer: whatever the descriptor says, it is asked.
   const ask = createAppToolApprovalHandler(confirmations, {
-    describe: (name) => ({ ...options.describe?.(name), requiresConfirmation: true }),
+    describe: (name) => ({ ...descriptors.describe(name), requiresConfirmation: true }),
   });
   const waiting = new Set<AbortController>();
 
@@ -179,6 +192,7 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
       const { dispatch } = store.getState();
       for (const event of events) dispatch(event);
     },
+    learn: descriptors.learn,
     hasTool: (name) => host.declarations().some((d) => d.name === name),
     run,
     approve,
