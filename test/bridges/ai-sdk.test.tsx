@@ -9,12 +9,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Chat, useChat } from '@ai-sdk/react';
 import {
+  isToolUIPart,
   DefaultChatTransport,
   lastAssistantMessageIsCompleteWithApprovalResponses,
   lastAssistantMessageIsCompleteWithToolCalls,
   type UIMessage,
 } from 'ai';
-import { ConfirmToolDialog, ToolCallList, ToolgateProvider, useAppTool, useInterrupt, type AppTool } from 'toolgate';
+import { ConfirmToolDialog, ToolCallCard, ToolCallList, ToolgateProvider, useAppTool, useInterrupt, type AppTool } from 'toolgate';
 import { createAISDKBridge, type AISDKBridge, type AISDKBridgeOptions } from 'toolgate/ai-sdk';
 import { callParts, finishPart, textParts, type Turn } from './ai-sdk-model';
 import { startChatServer, type ChatServer } from './ai-sdk-server';
@@ -326,6 +327,42 @@ describe('the dialog describes a tool by what the library says of it', () => {
     await act(() => explicit.chat.sendMessage({ text: 'Clear the cache' }));
     await screen.findByRole('dialog');
     expect(explicit.bridge.confirmations.getState().current?.descriptor).toMatchObject({ title: 'Wipe', risk: 'high' });
+  });
+});
+
+describe('cards in place in the conversation', () => {
+  function Conversation({ bridge, chat }: { bridge: AISDKBridge; chat: Chat<UIMessage> }) {
+    const { messages } = useChat({ chat });
+    return (
+      <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
+        <ol>
+          {messages.map((message) => (
+            <li key={message.id} data-testid={`message-${message.role}`}>
+              {message.parts.map((part, index) => {
+                if (part.type === 'text') return <p key={index}>{part.text}</p>;
+                const callId = isToolUIPart(part) ? bridge.callIdOf(part.toolCallId) : undefined;
+                return callId === undefined ? null : <ToolCallCard key={callId} callId={callId} />;
+              })}
+            </li>
+          ))}
+        </ol>
+      </ToolgateProvider>
+    );
+  }
+
+  it("render each tool part of a message as its card, inside that message, through callIdOf", async () => {
+    const { bridge, chat } = await setup([
+      { parts: [...textParts('Looking. '), ...callParts('c1', 'weather', ['{"city":"Oslo"}']), finishPart('tool-calls')] },
+      { parts: [...textParts('Clear.'), finishPart('stop')] },
+    ]);
+    render(<Conversation bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Weather?' }));
+    const assistant = await screen.findByTestId('message-assistant');
+    await waitFor(() => expect(within(assistant).getAllByRole('article')).toHaveLength(1));
+    expect(assistant).toHaveTextContent('Looking.');
+    expect(within(assistant).getByText('weather')).toBeInTheDocument();
+    expect(bridge.callIdOf('c1')).toBe(calls(bridge)[0]!.callId);
+    expect(bridge.callIdOf('never-streamed')).toBeUndefined();
   });
 });
 

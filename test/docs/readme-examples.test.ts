@@ -12,7 +12,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /** The sections whose examples are complete programs. */
-const CHECKED = ['With the AI SDK', 'With AG-UI', 'With a provider stream'];
+const CHECKED = [
+  'With the AI SDK',
+  'The AI SDK on a plain Node server',
+  'Describing the AI SDK\'s tools',
+  'Cards in place in the conversation',
+  'With AG-UI',
+  'What the AG-UI bridge expects of an agent',
+  'With a provider stream',
+];
 
 interface Example {
   section: string;
