@@ -231,7 +231,9 @@ describe('approval interrupts', () => {
       await expect(done).resolves.toEqual({ status: 'done' });
     });
     const { hex } = await fingerprintJson({ path: '/tmp/report.txt' });
-    expect(server.inputs[1]!.resume).toEqual([{ interruptId: 'int-1', status: 'resolved', payload: { approved: true }, metadata: { toolgate: { fingerprint: hex } } }]);
+    expect(server.inputs[1]!.resume).toEqual([
+      { interruptId: 'int-1', status: 'resolved', payload: { approved: true }, metadata: { toolgate: { toolName: 'deleteFile', fingerprint: hex } } },
+    ]);
     expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: true, output: { deleted: '/tmp/report.txt' }, approval: 'approved' });
     expect(canonicalJson(calls(bridge)[0]!.approvedArguments!)).toBe('{"path":"/tmp/report.txt"}');
     expect(reported).toEqual([]);
@@ -292,6 +294,154 @@ describe('approval interrupts', () => {
     await bridge.run();
     expect(server.inputs[1]!.resume).toEqual([{ interruptId: 'int-1', status: 'cancelled' }]);
     expect(reported.map((r) => r.code)).toEqual(['interrupt-expired']);
+  });
+});
+
+describe('an approval is bound to the tool that was shown, not only its arguments', () => {
+  /** The agent starts a call as one tool, then starts it again under another name: the client renames it in its messages. */
+  const renamed = (id: string, shown: string, now: string, args: string) => [
+    ...call(id, shown, [args]),
+    { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: now, parentMessageId: `msg-${id}` },
+    { type: 'TOOL_CALL_END', toolCallId: id },
+  ];
+
+  it('an interrupt about a call the agent renamed after it was shown asks nobody and resumes cancelled, never approved (approval-mismatch)', async () => {
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    onTestFinished(() => warned.mockRestore());
+    const { bridge, server, reported } = await setup((_input, run) =>
+      run === 1
+        ? { events: [started, ...renamed('c1', 'readFile', 'deleteFile', '{"path":"/etc"}'), finished({ type: 'interrupt', interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'c1' }] })] }
+        : { events: [started, finished({ type: 'success' })] },
+    );
+    render(<Page bridge={bridge} />);
+    await act(async () => {
+      await expect(bridge.run()).resolves.toEqual({ status: 'done' });
+    });
+    expect(server.inputs[1]!.resume).toEqual([{ interruptId: 'int-1', status: 'cancelled' }]);
+    expect(reported.map((r) => r.code)).toContain('approval-mismatch');
+    expect(bridge.confirmations.getState().current).toBeNull();
+    expect(calls(bridge)[0]).toMatchObject({ name: 'readFile', status: 'cancelled' });
+  });
+
+  it('an approval given while the agent renamed the call is not sent: the interrupt resumes cancelled (approval-mismatch)', async () => {
+    const { agent, bridge, server, reported } = await setup((_input, run) =>
+      run === 1
+        ? { events: [started, ...call('c1', 'readFile', ['{"path":"/etc"}']), finished({ type: 'interrupt', interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'c1' }] })] }
+        : { events: [started, finished({ type: 'success' })] },
+    );
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} />);
+    const done = bridge.run();
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('readFile');
+    // The conversation the next run sends now calls another tool under the same id.
+    agent.messages = agent.messages.map((m) =>
+      m.role === 'assistant' && m.toolCalls ? { ...m, toolCalls: m.toolCalls.map((t) => ({ ...t, function: { ...t.function, name: 'deleteFile' } })) } : m,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await act(async () => {
+      await done;
+    });
+    expect(server.inputs[1]!.resume).toEqual([{ interruptId: 'int-1', status: 'cancelled' }]);
+    expect(reported.map((r) => r.code)).toEqual(['approval-mismatch']);
+  });
+
+  it("a pending frontend call the agent renamed after it was shown runs nothing and answers nothing (approval-mismatch)", async () => {
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    onTestFinished(() => warned.mockRestore());
+    const ran: unknown[] = [];
+    const { bridge, server, reported } = await setup(() => ({
+      events: [started, ...renamed('c1', 'readTitle', 'setTitle', '{"title":"x"}'), finished({ type: 'success', pendingToolCallIds: ['c1'] })],
+    }));
+    render(<Page bridge={bridge} tools={[{ name: 'readTitle', run: (args) => void ran.push(args) }, { name: 'setTitle', run: (args) => void ran.push(args) }]} />);
+    await waitFor(() => expect(bridge.host.declarations()).toHaveLength(2));
+    await act(async () => {
+      await expect(bridge.run()).resolves.toMatchObject({ status: 'error' });
+    });
+    expect(ran).toEqual([]);
+    expect(server.inputs).toHaveLength(1);
+    expect(reported.map((r) => r.code)).toContain('approval-mismatch');
+  });
+});
+
+describe('one answer per call, for the agent’s life', () => {
+  const toolMessages = (input: { messages: Array<{ role: string; toolCallId?: string }> }, id: string) =>
+    input.messages.filter((m) => m.role === 'tool' && m.toolCallId === id);
+
+  it('a pending call listed twice, and again in a later run, runs once and is answered with one tool message; the repeats are reported', async () => {
+    const ran: unknown[] = [];
+    const { bridge, server, reported } = await setup((_input, run) =>
+      run === 1
+        ? { events: [started, ...call('c1', 'setTitle', ['{"title":"Hi"}']), finished({ type: 'success', pendingToolCallIds: ['c1', 'c1'] })] }
+        : run === 2
+          ? { events: [started, finished({ type: 'success', pendingToolCallIds: ['c1'] })] }
+          : { events: [started, finished({ type: 'success' })] },
+    );
+    render(<Page bridge={bridge} tools={[{ name: 'setTitle', run: (args) => void ran.push(args) }]} />);
+    await waitFor(() => expect(bridge.host.declarations()).toHaveLength(1));
+    await act(async () => {
+      await expect(bridge.run()).resolves.toMatchObject({ status: 'error' });
+    });
+    expect(ran).toEqual([{ title: 'Hi' }]);
+    expect(server.inputs).toHaveLength(2);
+    expect(toolMessages(server.inputs[1]!, 'c1')).toHaveLength(1);
+    expect(reported.map((r) => r.code)).toEqual(['duplicate-call', 'duplicate-call']);
+    expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: true });
+  });
+
+  it('two interrupts for one call open one dialog and resume one answer; the second, and one in a later run, are cancelled and reported', async () => {
+    const { bridge, server, reported } = await setup((_input, run) =>
+      run === 1
+        ? {
+            events: [
+              started,
+              ...call('c1', 'deleteFile', ['{"path":"/tmp/a"}']),
+              finished({ type: 'interrupt', interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'c1' }, { id: 'int-2', reason: 'tool_call', toolCallId: 'c1' }] }),
+            ],
+          }
+        : run === 2
+          ? { events: [started, finished({ type: 'interrupt', interrupts: [{ id: 'int-3', reason: 'tool_call', toolCallId: 'c1' }] })] }
+          : { events: [started, finished({ type: 'success' })] },
+    );
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} />);
+    const done = bridge.run();
+    const dialog = await screen.findByRole('dialog');
+    expect(bridge.confirmations.getState().waiting).toBe(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await act(async () => {
+      await expect(done).resolves.toEqual({ status: 'done' });
+    });
+    expect(server.inputs[1]!.resume!.map((e) => [e.interruptId, e.status, (e.payload as { approved?: boolean } | undefined)?.approved])).toEqual([
+      ['int-1', 'resolved', true],
+      ['int-2', 'cancelled', undefined],
+    ]);
+    expect(server.inputs[2]!.resume).toEqual([{ interruptId: 'int-3', status: 'cancelled' }]);
+    expect(reported.map((r) => r.code)).toEqual(['duplicate-interrupt', 'duplicate-interrupt']);
+  });
+});
+
+describe('interrupts the bridge does not recognise', () => {
+  it('are reported through onError with what is missing, and resume cancelled', async () => {
+    const { bridge, server, reported } = await setup((_input, run) =>
+      run === 1
+        ? {
+            events: [
+              started,
+              finished({ type: 'interrupt', interrupts: [{ id: 'int-1', reason: 'input_required', message: 'Which folder?' }, { id: 'int-2', reason: 'tool_call' }] }),
+            ],
+          }
+        : { events: [started, finished({ type: 'success' })] },
+    );
+    await expect(bridge.run()).resolves.toEqual({ status: 'done' });
+    expect(server.inputs[1]!.resume).toEqual([
+      { interruptId: 'int-1', status: 'cancelled' },
+      { interruptId: 'int-2', status: 'cancelled' },
+    ]);
+    expect(reported.map((r) => [r.code, r.reason])).toEqual([
+      ['interrupt-unanswered', 'AG-UI: nothing here answers interrupt int-1: its reason is "input_required", not "tool_call"; it was cancelled'],
+      ['interrupt-unanswered', 'AG-UI: nothing here answers interrupt int-2: it asks about a tool call but names none (no toolCallId); it was cancelled'],
+    ]);
   });
 });
 

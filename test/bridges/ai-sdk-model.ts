@@ -109,6 +109,14 @@ export function serverTools(log: ServerLog) {
         return { deleted: input.path };
       },
     }),
+    // A tool an MCP server lists, as `@ai-sdk/mcp` makes it: its annotations in the tool's metadata.
+    clearCache: tool({
+      description: 'Clear the build cache',
+      inputSchema: jsonSchema<{ scope: string }>({ type: 'object', properties: { scope: { type: 'string' } }, required: ['scope'] }),
+      metadata: { clientName: 'build-server', toolName: 'clearCache', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true } },
+      needsApproval: true,
+      execute: async ({ scope }) => ({ cleared: scope }),
+    }),
     setTitle: tool({
       description: "Set the page's title",
       inputSchema: jsonSchema<{ title: string }>({ type: 'object', properties: { title: { type: 'string' } }, required: ['title'] }),

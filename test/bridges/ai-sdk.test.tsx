@@ -9,13 +9,14 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Chat, useChat } from '@ai-sdk/react';
 import {
+  isToolUIPart,
   DefaultChatTransport,
   lastAssistantMessageIsCompleteWithApprovalResponses,
   lastAssistantMessageIsCompleteWithToolCalls,
   type UIMessage,
 } from 'ai';
-import { ConfirmToolDialog, ToolCallList, ToolgateProvider, useAppTool, useInterrupt, type AppTool } from 'toolgate';
-import { createAISDKBridge, type AISDKBridge } from 'toolgate/ai-sdk';
+import { ConfirmToolDialog, ToolCallCard, ToolCallList, ToolgateProvider, useAppTool, useInterrupt, type AppTool } from 'toolgate';
+import { createAISDKBridge, type AISDKBridge, type AISDKBridgeOptions } from 'toolgate/ai-sdk';
 import { callParts, finishPart, textParts, type Turn } from './ai-sdk-model';
 import { startChatServer, type ChatServer } from './ai-sdk-server';
 
@@ -30,11 +31,11 @@ interface Reported {
   code: string;
 }
 
-async function setup(turns: Turn[], options: { connect?: boolean } = {}) {
+async function setup(turns: Turn[], options: { connect?: boolean; bridge?: AISDKBridgeOptions } = {}) {
   const server = await startChatServer(turns);
   servers.push(server);
   const reported: Reported[] = [];
-  const bridge = createAISDKBridge({ onError: (reason, detail, code) => reported.push({ reason, detail, code }) });
+  const bridge = createAISDKBridge({ ...options.bridge, onError: (reason, detail, code) => reported.push({ reason, detail, code }) });
   const chat = new Chat<UIMessage>({
     transport: bridge.transport(new DefaultChatTransport<UIMessage>({ api: server.url })),
     onToolCall: bridge.onToolCall,
@@ -46,7 +47,7 @@ async function setup(turns: Turn[], options: { connect?: boolean } = {}) {
 }
 
 /** The page: the kit's provider around the bridge's parts, an app tool, the cards and the dialog. */
-function Page({ bridge, chat, tools = [] }: { bridge: AISDKBridge; chat: Chat<UIMessage>; tools?: AppTool[] }) {
+function Page({ bridge, chat, tools = [], denyWithReason = false }: { bridge: AISDKBridge; chat: Chat<UIMessage>; tools?: AppTool[]; denyWithReason?: boolean }) {
   const { status } = useChat({ chat });
   return (
     <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
@@ -56,7 +57,7 @@ function Page({ bridge, chat, tools = [] }: { bridge: AISDKBridge; chat: Chat<UI
       <p data-testid="status">{status}</p>
       <StopButton />
       <ToolCallList />
-      <ConfirmToolDialog />
+      <ConfirmToolDialog denyWithReason={denyWithReason} />
     </ToolgateProvider>
   );
 }
@@ -226,6 +227,178 @@ describe("the chat's approval requests", () => {
     expect(server.log.deleted).toEqual([]);
     expect(reported.map((r) => r.code)).toEqual(['approval-mismatch']);
     expect(calls(bridge)[0]).toMatchObject({ approval: 'denied', approvalReason: 'the arguments changed after they were shown' });
+  });
+});
+
+describe('an approval is bound to the tool that was shown, not only its arguments', () => {
+  /** A call the model starts as one tool and completes as another, with the same id. */
+  const renamedParts = (id: string, shown: string, called: string, input: string) => [
+    { type: 'tool-input-start', id, toolName: shown },
+    { type: 'tool-input-delta', id, delta: input },
+    { type: 'tool-input-end', id },
+    { type: 'tool-call', toolCallId: id, toolName: called, input },
+  ];
+
+  it('a call named readFile at its start and deleteFile when complete is never approved for deleteFile: nothing is answered, it is reported', async () => {
+    const { bridge, chat, server, reported } = await setup([
+      { parts: [...renamedParts('c1', 'readFile', 'deleteFile', '{"path":"/etc/passwd"}'), finishPart('tool-calls')] },
+      { parts: [...textParts('Done.'), finishPart('stop')] },
+    ]);
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Read the file' }));
+    await waitFor(() => expect(reported.map((r) => r.code)).toContain('approval-mismatch'));
+    // No dialog asked about readFile on deleteFile's behalf, and no answer went to the chat.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(lastParts(chat).find((p) => p.type === 'tool-deleteFile')).toMatchObject({ state: 'approval-requested' });
+    expect(server.requests).toHaveLength(1);
+    expect(server.log.deleted).toEqual([]);
+    expect(calls(bridge)[0]).toMatchObject({ name: 'readFile', status: 'cancelled' });
+  });
+
+  it('an approval given for one tool is not sent when the chat meanwhile holds the call as another tool', async () => {
+    const { bridge, chat, server, reported } = await setup([
+      { parts: [...callParts('c1', 'deleteFile', ['{"path":"/tmp/a"}']), finishPart('tool-calls')] },
+      { parts: [...textParts('Done.'), finishPart('stop')] },
+    ]);
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Delete it' }));
+    const dialog = await screen.findByRole('dialog');
+    // Something renames the call the chat will send back (a dynamic tool of another name).
+    const index = chat.messages.length - 1;
+    const message = chat.messages[index]!;
+    chat.messages = [
+      ...chat.messages.slice(0, index),
+      { ...message, parts: message.parts.map((p) => (p.type === 'tool-deleteFile' ? { ...p, type: 'dynamic-tool', toolName: 'wipeDisk' } : p)) } as UIMessage,
+    ];
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(reported.map((r) => r.code)).toEqual(['approval-mismatch']));
+    expect(chat.messages.at(-1)!.parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({ state: 'approval-requested' });
+    expect(server.requests).toHaveLength(1);
+    expect(calls(bridge)[0]).toMatchObject({ status: 'cancelled' });
+  });
+
+  it("an app tool's call completed under another name than it started with runs nothing and is reported", async () => {
+    const ran: unknown[] = [];
+    const { bridge, chat, reported } = await setup([{ parts: [...renamedParts('c1', 'readTitle', 'setTitle', '{"title":"x"}'), finishPart('tool-calls')] }]);
+    const setTitle: AppTool = { name: 'setTitle', parameters: { type: 'object' }, run: (args) => void ran.push(args) };
+    render(<Page bridge={bridge} chat={chat} tools={[setTitle]} />);
+    await act(() => chat.sendMessage({ text: 'Title?' }));
+    await waitFor(() => expect(reported.map((r) => r.code)).toContain('approval-mismatch'));
+    expect(ran).toEqual([]);
+    expect(calls(bridge)[0]).toMatchObject({ name: 'readTitle', status: 'cancelled' });
+  });
+});
+
+describe('the dialog describes a tool by what the library says of it', () => {
+  const clearTurns = (): Turn[] => [
+    { parts: [...callParts('c1', 'clearCache', ['{"scope":"all"}']), finishPart('tool-calls')] },
+    { parts: [...textParts('Done.'), finishPart('stop')] },
+  ];
+
+  it("a trusted MCP server's annotations (carried in the stream's toolMetadata) give the risk", async () => {
+    const { bridge, chat } = await setup(clearTurns(), { bridge: { trustedMcpClients: ['build-server'] } });
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Clear the cache' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(bridge.confirmations.getState().current?.descriptor).toMatchObject({ effect: 'write', risk: 'medium', retrySafe: true });
+    expect(dialog).not.toHaveTextContent('Risk not declared');
+  });
+
+  it("an MCP server the application does not trust is not believed: the risk stays undeclared", async () => {
+    const { bridge, chat } = await setup(clearTurns());
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Clear the cache' }));
+    await screen.findByRole('dialog');
+    expect(bridge.confirmations.getState().current?.descriptor).toMatchObject({ risk: 'high', undeclared: ['effect', 'risk'] });
+  });
+
+  it('the tools given to the bridge describe their tools, and an explicit describe wins', async () => {
+    const tools = { clearCache: { description: 'Clear the build cache', title: 'Clear cache', needsApproval: true } };
+    const derived = await setup(clearTurns(), { bridge: { tools } });
+    const view = render(<Page bridge={derived.bridge} chat={derived.chat} />);
+    await act(() => derived.chat.sendMessage({ text: 'Clear the cache' }));
+    await screen.findByRole('dialog');
+    expect(derived.bridge.confirmations.getState().current?.descriptor).toMatchObject({ title: 'Clear cache', description: 'Clear the build cache' });
+    view.unmount();
+
+    const explicit = await setup(clearTurns(), { bridge: { tools, trustedMcpClients: ['build-server'], describe: () => ({ effect: 'write', risk: 'high', title: 'Wipe' }) } });
+    render(<Page bridge={explicit.bridge} chat={explicit.chat} />);
+    await act(() => explicit.chat.sendMessage({ text: 'Clear the cache' }));
+    await screen.findByRole('dialog');
+    expect(explicit.bridge.confirmations.getState().current?.descriptor).toMatchObject({ title: 'Wipe', risk: 'high' });
+  });
+});
+
+describe('cards in place in the conversation', () => {
+  function Conversation({ bridge, chat }: { bridge: AISDKBridge; chat: Chat<UIMessage> }) {
+    const { messages } = useChat({ chat });
+    return (
+      <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
+        <ol>
+          {messages.map((message) => (
+            <li key={message.id} data-testid={`message-${message.role}`}>
+              {message.parts.map((part, index) => {
+                if (part.type === 'text') return <p key={index}>{part.text}</p>;
+                const callId = isToolUIPart(part) ? bridge.callIdOf(part.toolCallId) : undefined;
+                return callId === undefined ? null : <ToolCallCard key={callId} callId={callId} />;
+              })}
+            </li>
+          ))}
+        </ol>
+      </ToolgateProvider>
+    );
+  }
+
+  it("render each tool part of a message as its card, inside that message, through callIdOf", async () => {
+    const { bridge, chat } = await setup([
+      { parts: [...textParts('Looking. '), ...callParts('c1', 'weather', ['{"city":"Oslo"}']), finishPart('tool-calls')] },
+      { parts: [...textParts('Clear.'), finishPart('stop')] },
+    ]);
+    render(<Conversation bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Weather?' }));
+    const assistant = await screen.findByTestId('message-assistant');
+    await waitFor(() => expect(within(assistant).getAllByRole('article')).toHaveLength(1));
+    expect(assistant).toHaveTextContent('Looking.');
+    expect(within(assistant).getByText('weather')).toBeInTheDocument();
+    expect(bridge.callIdOf('c1')).toBe(calls(bridge)[0]!.callId);
+    expect(bridge.callIdOf('never-streamed')).toBeUndefined();
+  });
+});
+
+describe('a denial says why on its card', () => {
+  it('the reason a person typed in the dialog reaches the model and shows on the card', async () => {
+    const { bridge, chat, server } = await setup([
+      { parts: [...callParts('c1', 'deleteFile', ['{"path":"/tmp/a"}']), finishPart('tool-calls')] },
+      { parts: [...textParts('Understood.'), finishPart('stop')] },
+    ]);
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} chat={chat} denyWithReason />);
+    await act(() => chat.sendMessage({ text: 'Delete it' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByLabelText('Reason for denying (optional)'));
+    await user.paste('keep it for the audit');
+    await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
+    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', code: 'REJECTED', message: 'keep it for the audit' }));
+    const sent = server.requests[1]!.at(-1)!.parts.find((p) => p.type === 'tool-deleteFile');
+    expect(sent).toMatchObject({ approval: { approved: false, reason: 'keep it for the audit' } });
+    expect(screen.getByText('keep it for the audit')).toBeInTheDocument();
+  });
+
+  it("a denial the page gave through the chat itself shows the chat's reason", async () => {
+    const { bridge, chat } = await setup([
+      { parts: [...callParts('c1', 'deleteFile', ['{"path":"/tmp/a"}']), finishPart('tool-calls')] },
+      { parts: [...textParts('Understood.'), finishPart('stop')] },
+    ]);
+    // No bridge.connect-driven dialog answer: the page answers the chat directly.
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Delete it' }));
+    await screen.findByRole('dialog');
+    const part = lastParts(chat).find((p) => p.type === 'tool-deleteFile') as { approval?: { id: string } };
+    await act(async () => {
+      await chat.addToolApprovalResponse({ id: part.approval!.id, approved: false, reason: 'not today' });
+    });
+    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', code: 'REJECTED', message: 'not today' }));
   });
 });
 

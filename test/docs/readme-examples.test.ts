@@ -12,7 +12,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /** The sections whose examples are complete programs. */
-const CHECKED = ['With the AI SDK', 'With AG-UI', 'With a provider stream', 'Approvals any server can verify'];
+const CHECKED = [
+  'With the AI SDK',
+  'The AI SDK on a plain Node server',
+  'Describing the AI SDK\'s tools',
+  'Cards in place in the conversation',
+  'With AG-UI',
+  'What the AG-UI bridge expects of an agent',
+  'With a provider stream',
+  'Policies',
+  'Approvals any server can verify',
+];
 
 interface Example {
   section: string;

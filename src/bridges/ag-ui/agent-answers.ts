@@ -4,9 +4,10 @@
  * call go through the kit's confirmation queue and answer as resume entries, bound to the
  * snapshot the person saw (its fingerprint travels in the entry's metadata).
  */
-import type { ErrorReporter, ToolResult } from '../../core';
+import type { ErrorReporter, JsonValue, ToolResult } from '../../core';
 import type { AGUIEventMapper } from '../../adapters/ag-ui';
 import type { CallBook, OpenCall } from '../../adapters/call-book';
+import { changedSinceShown, type HeldCall } from '../shared/binding';
 import { settledBy, type ApprovalDecision, type BridgeKit } from '../shared/kit';
 import type { AGUIAgentLike, AGUIInterrupt, AGUIResumeEntry } from './agent-types';
 
@@ -32,10 +33,21 @@ export interface AgentAnswersOptions {
 }
 
 export interface AgentAnswers {
-  /** Answer every pending call; `false` when stopped meanwhile (nothing more is to be sent). */
-  pending(toolCallIds: readonly string[]): Promise<boolean>;
+  /**
+   * Answer every pending call not answered before: how many were answered now, or `false` when
+   * stopped meanwhile (nothing more is to be sent).
+   */
+  pending(toolCallIds: readonly string[]): Promise<number | false>;
   /** The resume entries of a run's interrupts; `undefined` when stopped meanwhile. */
   interrupts(interrupts: readonly AGUIInterrupt[]): Promise<AGUIResumeEntry[] | undefined>;
+}
+
+/** Why an interrupt is not a tool's approval the bridge can ask a person about. */
+function unrecognised(interrupt: AGUIInterrupt, call: OpenCall | undefined): string {
+  if (interrupt.reason !== 'tool_call') return `its reason is "${interrupt.reason}", not "tool_call"`;
+  if (interrupt.toolCallId === undefined) return 'it asks about a tool call but names none (no toolCallId)';
+  if (call === undefined) return `it names tool call ${interrupt.toolCallId}, which this agent never streamed`;
+  return `its tool call ${interrupt.toolCallId} never arrived whole`;
 }
 
 /** A tool's answer as the tool message AG-UI carries: text (JSON for structured output), and an error. */
@@ -49,13 +61,70 @@ function toolMessage(toolCallId: string, result: ToolResult): { id: string; role
   return { id, role: 'tool', toolCallId, content: error, error };
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
 export function createAgentAnswers(options: AgentAnswersOptions): AgentAnswers {
   const { kit, book, mapper, agent, handed, say } = options;
   const flush = (): void => kit.dispatch(book.drain());
+  /** Every call id answered with a tool message, for the agent's life: each is answered once. */
+  const answeredCalls = new Set<string>();
+  /** Every call id a person was asked about, for the agent's life: one dialog per call. */
+  const askedCalls = new Set<string>();
 
-  const answerOne = async (toolCallId: string): Promise<boolean> => {
+  /**
+   * The call as the agent holds it in its messages, which the next run sends to the server: its
+   * tool's name (a later `TOOL_CALL_START` or `MESSAGES_SNAPSHOT` can rename it) and its arguments.
+   * `undefined` when the agent keeps no messages, or not this call.
+   */
+  const held = (toolCallId: string): HeldCall | undefined => {
+    const messages = agent.messages;
+    if (!Array.isArray(messages)) return undefined;
+    for (const message of messages as unknown[]) {
+      if (!isObject(message) || !Array.isArray(message.toolCalls)) continue;
+      for (const toolCall of message.toolCalls as unknown[]) {
+        if (!isObject(toolCall) || toolCall.id !== toolCallId || !isObject(toolCall.function)) continue;
+        const fn = toolCall.function;
+        const name = typeof fn.name === 'string' ? fn.name : undefined;
+        if (typeof fn.arguments !== 'string') return { toolName: name };
+        try {
+          return { toolName: name, input: fn.arguments.trim() === '' ? {} : JSON.parse(fn.arguments) };
+        } catch {
+          return { toolName: name, input: fn.arguments };
+        }
+      }
+    }
+    return undefined;
+  };
+
+  /** What the agent holds differs from what the card shows and the person saw: the reason, reported, or `undefined`. */
+  const drifted = (toolCallId: string, shown: { toolName: string; arguments: JsonValue }): boolean => {
+    const now = held(toolCallId);
+    const changed = now === undefined ? undefined : changedSinceShown(shown, now);
+    if (changed === undefined) return false;
+    const what = changed === 'tool' ? `names ${String(now?.toolName)}, not ${shown.toolName}` : `holds other arguments for ${shown.toolName}`;
+    say(`the agent's tool call ${toolCallId} ${what} than the page showed; nothing was approved or run for it`, { shown, now }, 'approval-mismatch');
+    return true;
+  };
+
+  /** Nothing more is answered for this call: its card ends cancelled. */
+  const withdraw = (call: OpenCall): void => {
+    if (call.stage === 'over') return;
+    book.cancel(call);
+    flush();
+  };
+
+  const answerOne = async (toolCallId: string): Promise<boolean | 'skipped'> => {
+    if (answeredCalls.has(toolCallId)) {
+      say(`the run left tool call ${toolCallId} to the page again; it was answered once and is not answered again`, toolCallId, 'duplicate-call');
+      return 'skipped';
+    }
+    answeredCalls.add(toolCallId);
     const call = mapper.call(toolCallId);
     let result: ToolResult | undefined;
+    if (call !== undefined && call.stage === 'issued' && drifted(toolCallId, { toolName: call.name, arguments: call.arguments as JsonValue })) {
+      withdraw(call);
+      return 'skipped';
+    }
     if (call === undefined || call.stage !== 'issued') {
       say(`the run left tool call ${toolCallId} to the page, but its arguments never came whole`, toolCallId, 'unknown-call');
       result = { ok: false, code: 'FAILED', message: 'the call never arrived whole' };
@@ -79,6 +148,11 @@ export function createAgentAnswers(options: AgentAnswersOptions): AgentAnswers {
   };
 
   const approval = async (interrupt: AGUIInterrupt, call: OpenCall): Promise<AGUIResumeEntry | undefined> => {
+    const cancelled: AGUIResumeEntry = { interruptId: interrupt.id, status: 'cancelled' };
+    if (drifted(call.callId, { toolName: call.name, arguments: call.arguments as JsonValue })) {
+      withdraw(call);
+      return cancelled;
+    }
     handed.add(call);
     let decision: ApprovalDecision | undefined;
     try {
@@ -87,6 +161,11 @@ export function createAgentAnswers(options: AgentAnswersOptions): AgentAnswers {
       handed.delete(call);
     }
     if (decision === undefined) return undefined;
+    // The person answered what they saw: the agent must still hold that tool with those arguments.
+    if (drifted(call.callId, decision)) {
+      withdraw(call);
+      return cancelled;
+    }
     kit.answered(call.callId, decision);
     if (!decision.approved) {
       // A denied call will not run: its card ends here, whatever the agent says of it later.
@@ -95,8 +174,8 @@ export function createAgentAnswers(options: AgentAnswersOptions): AgentAnswers {
       flush();
     }
     const payload = decision.reason === undefined || decision.approved ? { approved: decision.approved } : { approved: false, reason: decision.reason };
-    // The fingerprint of what the person approved, so an agent can check it is what it runs.
-    return { interruptId: interrupt.id, status: 'resolved', payload, metadata: { toolgate: { fingerprint: decision.fingerprint } } };
+    // The tool and the fingerprint of what the person approved, so an agent can check it is what it runs.
+    return { interruptId: interrupt.id, status: 'resolved', payload, metadata: { toolgate: { toolName: decision.toolName, fingerprint: decision.fingerprint } } };
   };
 
   const answerInterrupt = async (interrupt: AGUIInterrupt): Promise<AGUIResumeEntry | undefined> => {
@@ -107,10 +186,18 @@ export function createAgentAnswers(options: AgentAnswersOptions): AgentAnswers {
       return cancelled;
     }
     const call = interrupt.toolCallId === undefined ? undefined : mapper.call(interrupt.toolCallId);
-    if (interrupt.reason === 'tool_call' && call !== undefined && call.stage === 'issued') return approval(interrupt, call);
+    if (interrupt.reason === 'tool_call' && call !== undefined && call.stage === 'issued') {
+      // One dialog per call, for the agent's life: a second interrupt about it is not asked again.
+      if (askedCalls.has(call.callId)) {
+        say(`interrupt ${interrupt.id} asks again about tool call ${call.callId}, which a person was already asked about; it was cancelled`, interrupt, 'duplicate-interrupt');
+        return cancelled;
+      }
+      askedCalls.add(call.callId);
+      return approval(interrupt, call);
+    }
     const answer = options.onInterrupt === undefined ? undefined : await options.onInterrupt(interrupt);
     if (answer !== undefined) return { ...answer, interruptId: interrupt.id };
-    say(`nothing here answers interrupt ${interrupt.id} (${interrupt.reason}); it was cancelled`, interrupt, 'interrupt-unanswered');
+    say(`nothing here answers interrupt ${interrupt.id}: ${unrecognised(interrupt, call)}; it was cancelled`, interrupt, 'interrupt-unanswered');
     return cancelled;
   };
 
@@ -118,7 +205,7 @@ export function createAgentAnswers(options: AgentAnswersOptions): AgentAnswers {
     pending: async (toolCallIds) => {
       // The host runs them one at a time, in this order; each answers as soon as it is done.
       const answered = await Promise.all(toolCallIds.map(answerOne));
-      return answered.every(Boolean);
+      return answered.includes(false) ? false : answered.filter((a) => a === true).length;
     },
     interrupts: async (interrupts) => {
       const entries = await Promise.all(interrupts.map(answerInterrupt));

@@ -80,6 +80,11 @@ export interface AGUIAgentLike {
   subscribe(subscriber: AGUISubscriber): { unsubscribe(): void };
   runAgent(parameters?: { tools?: AGUITool[]; resume?: AGUIResumeEntry[] }, subscriber?: AGUISubscriber): Promise<unknown>;
   abortRun(): void;
+  /**
+   * The conversation the next run sends (`HttpAgent` keeps it): an answer goes out only while it
+   * still holds the tool call as the page showed it.
+   */
+  readonly messages?: readonly unknown[];
   addMessage(message: { id: string; role: 'tool'; toolCallId: string; content: string; error?: string }): void;
 }
 

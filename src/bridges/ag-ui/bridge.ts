@@ -82,6 +82,11 @@ export interface AGUIBridge {
   stop(): void;
   /** Stop listening to the agent (the store keeps what it shows). */
   close(): void;
+  /**
+   * The store's call id of one of the agent's tool calls (`message.toolCalls[i].id`), for its
+   * card in place in the conversation: `<ToolCallCard callId={bridge.callIdOf(toolCall.id)} />`.
+   */
+  callIdOf(toolCallId: string): string | undefined;
 }
 
 type RunOutcome =
@@ -146,10 +151,14 @@ export function createAGUIBridge(agent: AGUIAgentLike, options: AGUIBridgeOption
     if (!stopping && running) stop();
   });
 
-  const tools = (own: AGUITool[] = []): AGUITool[] => [
-    ...own,
-    ...kit.host.declarations().map((d) => ({ name: d.name, description: d.description ?? '', parameters: d.parameters ?? { type: 'object' } })),
-  ];
+  const tools = (own: AGUITool[] = []): AGUITool[] => {
+    // The run's own tool definitions describe their tools in the dialog, unless `describe` says otherwise.
+    for (const tool of own) kit.learn(tool.name, { description: tool.description === '' ? undefined : tool.description });
+    return [
+      ...own,
+      ...kit.host.declarations().map((d) => ({ name: d.name, description: d.description ?? '', parameters: d.parameters ?? { type: 'object' } })),
+    ];
+  };
 
   /** One run, and how it ended (what the run's subscriber was told). */
   const runOnce = async (parameters: AGUIRunParameters): Promise<RunOutcome> => {
@@ -205,7 +214,10 @@ export function createAGUIBridge(agent: AGUIAgentLike, options: AGUIBridgeOption
         if (outcome.kind === 'error') return { status: 'error', message: outcome.message };
         if (outcome.kind === 'success') {
           if (outcome.pending.length === 0) return { status: 'done' };
-          if (!(await answers.pending(outcome.pending)) || stopped) return { status: 'stopped' };
+          const answered = await answers.pending(outcome.pending);
+          if (answered === false || stopped) return { status: 'stopped' };
+          // Running again with nothing new answered would bring the same run back: it ends here.
+          if (answered === 0) return { status: 'error', message: 'the run left only tool calls the page answered before or will not answer' };
           continue;
         }
         const resume = await answers.interrupts(outcome.interrupts);
@@ -227,5 +239,6 @@ export function createAGUIBridge(agent: AGUIAgentLike, options: AGUIBridgeOption
       stopInterrupts();
       subscription.unsubscribe();
     },
+    callIdOf: (toolCallId) => mapper.call(toolCallId)?.callId,
   };
 }

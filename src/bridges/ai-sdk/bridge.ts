@@ -9,12 +9,13 @@
  *   `addToolApprovalResponse`, only if the chat still holds the arguments the person saw.
  * - Stop: stopping the chat cancels every open call at once, here and now.
  */
-import type { AppToolHost, ConfirmationController, ToolStreamStore } from '../../core';
+import type { AppToolHost, ConfirmationController, ToolStreamEvent, ToolStreamStore } from '../../core';
 import { describeThrown } from '../../core/external-store';
 import { createAISDKChunkMapper } from '../../adapters/ai-sdk';
 import { readChunk } from '../../adapters/base';
 import { CallBook, type OpenCall } from '../../adapters/call-book';
 import type { Rec } from '../../adapters/chunk-fields';
+import type { LibraryTool } from '../shared/descriptors';
 import { createBridgeKit, type BridgeOptions } from '../shared/kit';
 import { tapStream } from '../shared/tap';
 import { createChatCalls } from './chat-calls';
@@ -31,6 +32,12 @@ import { toolPartsOf, type ChatLike, type ChatToolCall, type ChatTransportLike, 
  */
 export interface AISDKBridgeOptions extends BridgeOptions {
   label?: string;
+  /**
+   * The chat's tools as the server declares them (the same `tools` object, where the app shares
+   * it): each one's `description`, `title`, `needsApproval` and MCP `metadata` describe it in
+   * the dialog, unless `describe` says otherwise. Tools the stream names are read as they come too.
+   */
+  tools?: Record<string, LibraryTool>;
 }
 
 /**
@@ -58,6 +65,12 @@ export interface AISDKBridge {
   connect(chat: ChatLike): () => void;
   /** Cancel every open call, abort the app tools' runs and withdraw the approvals, at once. */
   stop(): void;
+  /**
+   * The store's call id of a chat tool part (`part.toolCallId`), for its card in place in the
+   * conversation: `<ToolCallCard callId={bridge.callIdOf(part.toolCallId)} />`. `undefined`
+   * for a call that never came through `transport()`.
+   */
+  callIdOf(toolCallId: string): string | undefined;
 }
 
 /**
@@ -75,6 +88,7 @@ export interface AISDKBridge {
  */
 export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge {
   const kit = createBridgeKit(options);
+  for (const [name, tool] of Object.entries(options.tools ?? {})) kit.learn(name, tool);
   const book = new CallBook('AI SDK', { onError: kit.report, label: options.label });
   /** Calls handed to the page (its app tool runs, a person reviews): the streams' boundaries leave them. */
   const handed = new Set<OpenCall>();
@@ -96,7 +110,8 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
   };
 
   const link = createChatLink({ say, host: kit.host, stop, stopping: () => stopping });
-  const calls = createChatCalls({ kit, book, mapper, link, handed, say });
+  const reasons = new Map<string, string>();
+  const calls = createChatCalls({ kit, book, mapper, link, handed, say, reasons });
 
   const ignoredTypes = new Set<string>();
   const handle = (chunk: Rec): void => {
@@ -105,20 +120,38 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
       ignoredTypes.add(type);
       say(`chunks of type "${type}" are not part of the UI message stream; they are ignored`, chunk, 'ignored-chunk');
     }
+    if (type === 'tool-input-available') calls.inputAvailable(chunk);
+    // A call's chunks carry its tool's title and metadata (an MCP tool's annotations among them).
+    if ((type === 'tool-input-start' || type === 'tool-input-available') && typeof chunk.toolName === 'string' && (chunk.toolMetadata !== undefined || chunk.title !== undefined)) {
+      kit.learn(chunk.toolName, { title: chunk.title, metadata: chunk.toolMetadata });
+    }
     mapper.handle(chunk);
     if (type === 'tool-approval-request') calls.askApproval(chunk);
   };
+
+  /** A denial's card says why: the reason the person gave travels with the chat's answer, not with the stream's `tool-output-denied`. */
+  const withReasons = (events: ToolStreamEvent[]): ToolStreamEvent[] =>
+    events.map((event) => {
+      if (event.phase !== 'settled' || event.ok || event.code !== 'REJECTED' || event.message !== undefined) return event;
+      const reason = reasons.get(event.callId);
+      return reason === undefined ? event : { ...event, message: reason };
+    });
 
   /** Outcomes the page added to the chat itself (its own `addToolOutput`), read from what the chat sends next. */
   const settleFromMessages = (messages: readonly unknown[]): void => {
     for (const part of toolPartsOf(messages)) {
       const call = mapper.call(part.toolCallId);
+      // A denial the page answered through the chat itself: its reason is the card's to show.
+      if (call !== undefined && part.approval?.approved === false && typeof part.approval.reason === 'string') reasons.set(call.callId, part.approval.reason);
       if (call === undefined || call.stage !== 'issued' || handed.has(call)) continue;
       const base = { type: 'tool.stream', phase: 'settled', callId: call.callId } as const;
       if (part.state === 'output-available') book.outcome(call, { ...base, ok: true, output: part.output });
       else if (part.state === 'output-error') {
         book.outcome(call, { ...base, ok: false, code: 'FAILED', ...(typeof part.errorText === 'string' ? { message: part.errorText } : {}) });
-      } else if (part.state === 'output-denied') book.outcome(call, { ...base, ok: false, code: 'REJECTED' });
+      } else if (part.state === 'output-denied') {
+        const reason = reasons.get(call.callId);
+        book.outcome(call, { ...base, ok: false, code: 'REJECTED', ...(reason === undefined ? {} : { message: reason }) });
+      }
     }
     flush();
   };
@@ -128,7 +161,7 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop, { once: true });
     return tapStream(stream, {
-      value: (chunk) => kit.dispatch(readChunk(book, chunk, handle)),
+      value: (chunk) => kit.dispatch(withReasons(readChunk(book, chunk, handle))),
       end: () => {
         done();
         book.end({ kind: 'finished', why: 'the response ended before the input was complete' });
@@ -167,5 +200,6 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
     onToolCall: calls.onToolCall,
     connect: link.connect,
     stop,
+    callIdOf: (toolCallId) => mapper.call(toolCallId)?.callId,
   };
 }

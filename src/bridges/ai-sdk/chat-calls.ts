@@ -4,14 +4,15 @@
  * the kit's confirmation queue and is answered with `addToolApprovalResponse`, only if the chat
  * still holds the arguments the person saw.
  */
-import { canonicalJson, type ErrorReporter, type JsonValue, type ToolResult } from '../../core';
+import type { ErrorReporter, ToolResult } from '../../core';
 import { describeThrown } from '../../core/external-store';
 import type { AISDKChunkMapper } from '../../adapters/ai-sdk';
 import type { CallBook, OpenCall } from '../../adapters/call-book';
 import { reqString, unknownCall, type Rec } from '../../adapters/chunk-fields';
+import { changedSinceShown } from '../shared/binding';
 import { settledBy, type ApprovalDecision, type BridgeKit } from '../shared/kit';
 import type { ChatLink } from './chat-link';
-import { toolPartsOf, type ChatToolCall, type ToolPart } from './chat-types';
+import { toolNameOf, toolPartsOf, type ChatToolCall, type ToolPart } from './chat-types';
 
 export interface ChatCallsOptions {
   kit: BridgeKit;
@@ -21,24 +22,34 @@ export interface ChatCallsOptions {
   /** Calls handed to the page; the streams' boundaries leave them. */
   handed: Set<OpenCall>;
   say: ErrorReporter;
+  /** The reason of each denial that went to the chat, by the store's call id: the card shows it. */
+  reasons: Map<string, string>;
 }
 
 export interface ChatCalls {
   onToolCall(options: { toolCall: ChatToolCall }): void;
   /** A `tool-approval-request` chunk (throws `MalformedChunk` for a broken one). */
   askApproval(chunk: Rec): void;
+  /** A `tool-input-available` chunk, before the store reads it: it may name another tool than the call's start did. */
+  inputAvailable(chunk: Rec): void;
 }
 
-const sameJson = (a: unknown, b: JsonValue): boolean => {
-  try {
-    return canonicalJson(a as JsonValue) === canonicalJson(b);
-  } catch {
-    return false;
-  }
-};
-
-export function createChatCalls({ kit, book, mapper, link, handed, say }: ChatCallsOptions): ChatCalls {
+export function createChatCalls({ kit, book, mapper, link, handed, say, reasons }: ChatCallsOptions): ChatCalls {
   const asked = new Set<string>();
+  /** Calls whose stream named another tool at `tool-input-available` than at `tool-input-start`: the tool the chat now holds. */
+  const renamed = new Map<OpenCall, string>();
+
+  /**
+   * The call names another tool than its card and its dialog show: nothing is answered or run
+   * for it (an answer would go to a tool nobody was shown), it is reported, and its card ends cancelled.
+   */
+  const refuseRenamed = (call: OpenCall, now: string | undefined, detail: unknown): void => {
+    say(`tool call ${call.callId} was shown as ${call.name} but the chat now calls ${String(now)}; nothing was answered`, detail, 'approval-mismatch');
+    if (call.stage !== 'over') {
+      book.cancel(call);
+      kit.dispatch(book.drain());
+    }
+  };
 
   const answerTool = (toolCall: ChatToolCall, result: ToolResult): void =>
     link.send((chat) => {
@@ -53,6 +64,10 @@ export function createChatCalls({ kit, book, mapper, link, handed, say }: ChatCa
     try {
       if (toolCall.providerExecuted === true || !kit.hasTool(toolCall.toolName)) return;
       const call = mapper.call(toolCall.toolCallId);
+      if (call !== undefined && call.name !== toolCall.toolName) {
+        refuseRenamed(call, toolCall.toolName, toolCall);
+        return;
+      }
       if (call === undefined) say(`tool call ${toolCall.toolCallId} never came through bridge.transport(): its card is missing`, toolCall, 'not-tapped');
       else handed.add(call);
       const request = { callId: call?.callId ?? toolCall.toolCallId, turnId: call?.turnId ?? '', name: toolCall.toolName, arguments: toolCall.input };
@@ -80,13 +95,19 @@ export function createChatCalls({ kit, book, mapper, link, handed, say }: ChatCa
         return undefined;
       }
       let sent = decision;
-      // What runs is the input the chat sends back: approve only the snapshot the person saw.
-      if (decision.approved && !sameJson(part.input, decision.arguments)) {
+      // What runs is the tool and the input the chat sends back: approve only what the person saw.
+      const changed = changedSinceShown(decision, { toolName: toolNameOf(part), input: part.input });
+      if (changed === 'tool') {
+        refuseRenamed(call, toolNameOf(part), { shown: decision.toolName, now: toolNameOf(part) });
+        return undefined;
+      }
+      if (decision.approved && changed === 'arguments') {
         sent = { ...decision, approved: false, reason: 'the arguments changed after they were shown' };
         say(`the arguments of ${call.name} changed after they were shown; the approval was sent as a denial`, { shown: decision.arguments, now: part.input }, 'approval-mismatch');
       }
       kit.answered(call.callId, sent);
       const { approved, reason } = sent;
+      if (!approved && reason !== undefined) reasons.set(call.callId, reason);
       return chat.addToolApprovalResponse(reason === undefined ? { id: approvalId, approved } : { id: approvalId, approved, reason });
     });
 
@@ -98,9 +119,13 @@ export function createChatCalls({ kit, book, mapper, link, handed, say }: ChatCa
     // A resumed stream repeats its chunks: each request is asked once.
     if (asked.has(approvalId)) return;
     asked.add(approvalId);
+    if (renamed.has(call)) {
+      refuseRenamed(call, renamed.get(call), chunk);
+      return;
+    }
     if (call.stage !== 'issued') {
       say(`the approval of ${call.name} came before its arguments were complete; it was denied`, chunk, 'malformed-chunk');
-      answerApproval(approvalId, call, toolCallId, { approved: false, reason: 'the arguments were not complete', arguments: null, fingerprint: '' });
+      answerApproval(approvalId, call, toolCallId, { approved: false, reason: 'the arguments were not complete', toolName: call.name, arguments: null, fingerprint: '' });
       return;
     }
     handed.add(call);
@@ -110,5 +135,10 @@ export function createChatCalls({ kit, book, mapper, link, handed, say }: ChatCa
     });
   };
 
-  return { onToolCall, askApproval };
+  const inputAvailable = (chunk: Rec): void => {
+    const call = typeof chunk.toolCallId === 'string' ? mapper.call(chunk.toolCallId) : undefined;
+    if (call !== undefined && typeof chunk.toolName === 'string' && chunk.toolName !== call.name) renamed.set(call, chunk.toolName);
+  };
+
+  return { onToolCall, askApproval, inputAvailable };
 }

@@ -67,6 +67,9 @@ export interface ChatLike {
 
 /** A tool part of a UI message, as far as the bridge reads it. */
 export interface ToolPart {
+  /** `tool-NAME`, or `dynamic-tool` with the name in `toolName`. */
+  type: string;
+  toolName?: unknown;
   toolCallId: string;
   state: string;
   input?: unknown;
@@ -74,6 +77,10 @@ export interface ToolPart {
   errorText?: unknown;
   approval?: { id?: unknown; approved?: unknown; reason?: unknown };
 }
+
+/** The tool a part calls: `tool-NAME`'s NAME, or a dynamic tool's `toolName`. */
+export const toolNameOf = (part: ToolPart): string | undefined =>
+  part.type === 'dynamic-tool' ? (typeof part.toolName === 'string' ? part.toolName : undefined) : part.type.slice('tool-'.length);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 

@@ -2,3 +2,4 @@
 export { createAISDKBridge, type AISDKBridge, type AISDKBridgeOptions } from './bridge';
 export type { ChatLike, ChatToolCall, ChatToolOutput, ChatTransportLike, TappedTransport } from './chat-types';
 export type { ApprovalDecision, BridgeOptions } from '../shared/kit';
+export type { LibraryTool } from '../shared/descriptors';

@@ -22,6 +22,7 @@ import {
 } from '../../core';
 import { describeThrown } from '../../core/external-store';
 import { snapshotJson } from '../../core/json-value';
+import { createDerivedDescriptors, type LibraryTool } from './descriptors';
 
 /**
  * What every bridge takes: the kit's parts (made for you when absent) and where problems go.
@@ -36,8 +37,17 @@ export interface BridgeOptions {
   host?: AppToolHost;
   /** The queue of approvals a person answers (`<ConfirmToolDialog />`); by default one is made. */
   confirmations?: ConfirmationController;
-  /** Each tool's descriptor (effect, risk, title) for the approval dialog; an approval is always asked. */
+  /**
+   * Each tool's descriptor (effect, risk, title) for the approval dialog; an approval is always
+   * asked. It wins over what the bridge reads from the library (a tool's title and description,
+   * trusted MCP servers' annotations); without either, a tool reads as a write of undeclared risk.
+   */
   describe?: (toolName: string) => Partial<ToolDescriptor> | undefined;
+  /**
+   * The MCP clients (the `name` given to `@ai-sdk/mcp`'s `createMCPClient`, which its tools carry
+   * as `metadata.clientName`) whose servers' tool annotations become descriptors; others' are ignored.
+   */
+  trustedMcpClients?: readonly string[];
   /**
    * Told of everything the bridge skipped or refused, in the kit's one shape: a sentence, the
    * thing concerned (the chunk, the event, the call) and a code. Nothing the bridge is given
@@ -47,16 +57,18 @@ export interface BridgeOptions {
 }
 
 /**
- * The person's answer to an approval, bound to what they saw: the frozen snapshot of the
- * arguments shown and its fingerprint (SHA-256 of the canonical JSON). A later edit would carry
- * the edited snapshot here, with its own fingerprint.
+ * The person's answer to an approval, bound to what they saw: the tool's name, the frozen
+ * snapshot of the arguments shown and its fingerprint (SHA-256 of the canonical JSON). A later
+ * edit would carry the edited snapshot here, with its own fingerprint.
  *
  * @example
- * const decision: ApprovalDecision = { approved: true, arguments: { path: '/tmp/x' }, fingerprint: '3f2a…' };
+ * const decision: ApprovalDecision = { approved: true, toolName: 'deleteFile', arguments: { path: '/tmp/x' }, fingerprint: '3f2a…' };
  */
 export interface ApprovalDecision {
   approved: boolean;
   reason?: string;
+  /** The tool the person was shown: an answer goes out only for a call still of this tool. */
+  toolName: string;
   /** What was approved: the snapshot shown to the person. */
   arguments: JsonValue;
   /** 64 hex digits; empty when no fingerprint could be computed (no Web Crypto). */
@@ -78,6 +90,8 @@ export interface BridgeKit {
   report: ErrorReporter;
   /** Events into the store, in order. */
   dispatch(events: readonly ToolStreamEvent[]): void;
+  /** What the library says of a tool (title, description, MCP annotations, `needsApproval`): the dialog's descriptor unless `describe` gives one. */
+  learn(name: string, tool: LibraryTool): void;
   /** Whether the page has an app tool of this name (registered with `useAppTool` or `host.register`). */
   hasTool(name: string): boolean;
   /**
@@ -119,16 +133,17 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
   const store = options.store ?? createToolStreamStore({ onError: (reason, event, issue) => report(reason, event, issue) });
   const confirmations = options.confirmations ?? createConfirmationController();
   const host = options.host ?? createAppToolHost({ requestApproval: createAppToolApprovalHandler(confirmations) });
+  const descriptors = createDerivedDescriptors(options.describe, options.trustedMcpClients);
   // The library asked for a person's answer: whatever the descriptor says, it is asked.
   const ask = createAppToolApprovalHandler(confirmations, {
-    describe: (name) => ({ ...options.describe?.(name), requiresConfirmation: true }),
+    describe: (name) => ({ ...descriptors.describe(name), requiresConfirmation: true }),
   });
   const waiting = new Set<AbortController>();
 
   const approve = async (call: KitCall): Promise<ApprovalDecision | undefined> => {
     const snapshot = snapshotJson(call.arguments);
     if (!snapshot.ok) {
-      return { approved: false, reason: `the arguments cannot be shown: ${snapshot.reason}`, arguments: null, fingerprint: '' };
+      return { approved: false, reason: `the arguments cannot be shown: ${snapshot.reason}`, toolName: call.name, arguments: null, fingerprint: '' };
     }
     const fingerprint = fingerprintJson(snapshot.value).then(
       (f) => f.hex,
@@ -145,13 +160,13 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
       const parentCallId = store.getState().calls[call.callId]?.parentCallId;
       const parent = parentCallId === undefined ? undefined : { callId: parentCallId, toolName: store.getState().calls[parentCallId]?.name };
       const answer = await ask({ callId: call.callId, turnId: call.turnId, toolName: call.name, arguments: snapshot.value, signal: controller.signal, ...(parent === undefined ? {} : { parent }) });
-      const decision: ApprovalDecision = { approved: answer.approved, arguments: snapshot.value, fingerprint: await fingerprint };
+      const decision: ApprovalDecision = { approved: answer.approved, toolName: call.name, arguments: snapshot.value, fingerprint: await fingerprint };
       if (answer.reason !== undefined) decision.reason = answer.reason;
       return decision;
     } catch (error) {
       if (controller.signal.aborted) return undefined;
       report(`the approval of ${call.name} failed: ${describeThrown(error)}`, call, 'approval-failed');
-      return { approved: false, reason: 'the approval could not be asked', arguments: snapshot.value, fingerprint: await fingerprint };
+      return { approved: false, reason: 'the approval could not be asked', toolName: call.name, arguments: snapshot.value, fingerprint: await fingerprint };
     } finally {
       waiting.delete(controller);
     }
@@ -177,6 +192,7 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
       const { dispatch } = store.getState();
       for (const event of events) dispatch(event);
     },
+    learn: descriptors.learn,
     hasTool: (name) => host.declarations().some((d) => d.name === name),
     run,
     approve,
