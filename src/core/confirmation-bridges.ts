@@ -344,7 +344,7 @@ export function connectApprovalGate(
       // What runs once approved is the request's arguments (the gate may have rewritten the
       // model's), or the person's edit of them.
       mark: (value) => {
-        if (value.approval === 'approved' || value.approval === 'denied') answeredCall.set(message.requestId, message.callId);
+        if (value.approval === 'approved') answeredCall.set(message.requestId, message.callId);
         mark(message.callId, value);
       },
       toolNameOf: (callId) => (calls === undefined ? undefined : readCall(calls.getState(), callId)?.name),

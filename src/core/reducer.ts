@@ -360,7 +360,7 @@ function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown
   const from = call.approval;
   // The server's last word: an answer it refused (too late, or not matching what it asked) ran
   // nothing, so the mark it gave says so (docs/guarantees.md, "The card follows the server's last word").
-  const overruled = (from === 'approved' || from === 'denied') && (mark.approval === 'expired' || mark.approval === 'refused');
+  const overruled = from === 'approved' && (mark.approval === 'expired' || mark.approval === 'refused');
   if (from !== undefined && from !== 'awaiting' && mark.approval !== from && !overruled) {
     // A decision is final: an approval after expiry, or a second answer, changes nothing (DESIGN "Expiry").
     return reject('out-of-order', `markApproval for call '${callId}': the approval is already ${from}`);
