@@ -78,6 +78,8 @@ export {
   type ConfirmationEditing,
   type ConfirmationOutcome,
   type ConfirmationPick,
+  type ApproveAllResult,
+  type BatchRefusal,
   type ConfirmationRequest,
   type ConfirmationState,
   type ConfirmationStatus,

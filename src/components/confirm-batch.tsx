@@ -1,6 +1,9 @@
 /**
  * Several requests decided at once: one list of the pending requests (of a turn), each with its
  * arguments and fingerprint, and "Approve all N" / "Deny all N" that decide exactly the N listed.
+ * A request that must be reviewed alone (a high-risk tool, one whose risk is not declared, one
+ * confirmed every time) is never in that list: it is listed apart, with a button that brings it to
+ * the dialog (docs/guarantees.md, "Several at once").
  */
 import { forwardRef, useEffect, useId, useMemo, useRef, useState, type ComponentPropsWithoutRef } from 'react';
 import { confirmationStatusSets } from '../core/confirmation-machine';
@@ -29,6 +32,11 @@ export interface ConfirmBatchProps extends Omit<ComponentPropsWithoutRef<'sectio
   denyReason?: string;
   /** The clock the time left before an expiry is shown by (the real one by default). */
   clock?: ToolgateClock;
+  /**
+   * Told when a person asks to review a request that must be reviewed alone, after the controller
+   * brought it to the dialog (`controller.show`): open the dialog here if the page keeps it closed.
+   */
+  onReview?: (view: ConfirmationView) => void;
 }
 
 /** A request the list may show: waiting for a decision nobody has started, with its fingerprint (what is approved is always fingerprinted). */
@@ -50,6 +58,8 @@ function pendingOf(state: ConfirmationState, turnId: string | undefined): Confir
  * exactly the N requests listed with the fingerprints shown, never one that arrived later: while
  * a person's pointer or focus is in the list, a request that arrives is not added to it (the
  * count under their pointer never grows); a line says how many arrived, and a button shows them.
+ * Requests that must be reviewed alone are listed apart, each with "Review", which brings it to
+ * the dialog (`controller.show`) where its second step (typed name, hold) is asked.
  * A request decided elsewhere, or expired, leaves the list. A polite status says what was decided.
  *
  * @example
@@ -57,14 +67,19 @@ function pendingOf(state: ConfirmationState, turnId: string | undefined): Confir
  *   <ConfirmBatch turnId={turnId} />
  * </ToolgateProvider>
  */
-export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function ConfirmBatch({ controller, turnId, denyReason, clock = systemClock, className, ...rest }, ref) {
+export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function ConfirmBatch({ controller, turnId, denyReason, clock = systemClock, onReview, className, ...rest }, ref) {
   const confirmation = useToolConfirmation(controller);
   const confirmations = confirmation.controller;
   const all = useLabels();
   const labels = useMemo(() => mergeConfirmLabels(defaultConfirmLabels, all.confirm), [all.confirm]);
   const heading = useId();
   const state = useMemo(() => ({ current: confirmation.current, queue: confirmation.queue }) as ConfirmationState, [confirmation.current, confirmation.queue]);
-  const pending = useMemo(() => pendingOf(state, turnId), [state, turnId]);
+  const [pending, alone] = useMemo(() => {
+    const all = pendingOf(state, turnId);
+    // The same requests that take no allow grant: a list never approves them (docs/guarantees.md).
+    return [all.filter((view) => view.grantRefusal === null), all.filter((view) => view.grantRefusal !== null)];
+  }, [state, turnId]);
+  const aloneHeading = useId();
   // While a person's pointer or focus is in the list, it is frozen: what they see is what they decide.
   const [captured, setCaptured] = useState<readonly string[] | null>(null);
   const [said, setSaid] = useState('');
@@ -135,6 +150,26 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
           </button>
         </p>
       )}
+      {alone.length > 0 && (
+        <section className="toolgate-batch-alone" aria-labelledby={aloneHeading}>
+          <p id={aloneHeading} className="toolgate-batch-title">
+            {labels.batchAlone(alone.length, formatNumber(alone.length, all.locale))}
+          </p>
+          <ul className="toolgate-batch-list">
+            {alone.map((view) => (
+              <AloneItem
+                key={view.id}
+                view={view}
+                labels={labels}
+                onReview={() => {
+                  confirmations.show({ requestId: view.id });
+                  onReview?.(view);
+                }}
+              />
+            ))}
+          </ul>
+        </section>
+      )}
       {!finished && (
       <div className="toolgate-batch-actions">
         <button type="button" className="toolgate-button toolgate-batch-deny" aria-disabled={count === 0 ? true : undefined} onKeyDown={ignoreRepeat} onClick={denyAll}>
@@ -158,6 +193,26 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
     </section>
   );
 });
+
+/** A request left out of the list: what it is, why it is reviewed alone, and the button that brings it to the dialog. */
+function AloneItem({ view, labels, onReview }: { view: ConfirmationView; labels: ConfirmToolLabels; onReview: () => void }) {
+  const title = useId();
+  const why = useId();
+  const reason = view.grantRefusal === null ? '' : labels.batchAloneReason[view.grantRefusal];
+  return (
+    <li className="toolgate-batch-item" aria-labelledby={title} data-request={view.id} data-risk={view.descriptor.risk} data-alone={view.grantRefusal ?? undefined}>
+      <p id={title} className="toolgate-batch-item-title">
+        <strong>{labels.title(view.title, view.toolName)}</strong> <code>{view.toolName}</code>
+      </p>
+      <p id={why} className="toolgate-batch-alone-reason">
+        {reason}
+      </p>
+      <button type="button" className="toolgate-button toolgate-batch-review" aria-describedby={`${title} ${why}`} onKeyDown={ignoreRepeat} onClick={onReview}>
+        {labels.batchReview}
+      </button>
+    </li>
+  );
+}
 
 function BatchItem({ view, labels, all, clock }: { view: ConfirmationView; labels: ConfirmToolLabels; all: ToolgateLabels; clock: ToolgateClock }) {
   const title = useId();

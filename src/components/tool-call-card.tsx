@@ -106,6 +106,7 @@ export const ToolCallCard = memo(
         <ArgumentsWarnings call={call} labels={labels} />
         <RanArguments call={call} labels={labels} />
         <AnsweredByGrant call={call} labels={labels} />
+        <ApprovalEnded call={call} labels={labels} />
         {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
         {call.code !== undefined && <ResultNote code={call.code} message={status === 'settled' ? message : undefined} labels={labels} />}
         {call.cancelledBy && (
@@ -190,6 +191,26 @@ function AnsweredByGrant({ call, labels }: { call: ToolCall; labels: ToolgateLab
   return (
     <p className="toolgate-card-note" data-grant={call.approvalGrant}>
       {labels.confirm.answeredByGrant(call.approval === 'approved' ? 'allow' : 'deny', call.name)}
+    </p>
+  );
+}
+
+/**
+ * A call whose approval ended without running it: the server refused the page's answer, or the
+ * request expired first. The card follows the server's last word (docs/guarantees.md), with its reason.
+ */
+function ApprovalEnded({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
+  const approval = call.approval;
+  if (approval !== 'refused' && approval !== 'expired') return null;
+  return (
+    <p className="toolgate-card-note" data-approval={approval}>
+      {labels.approvalEnded[approval]}
+      {call.approvalReason !== undefined && (
+        <>
+          {' '}
+          <span className="toolgate-card-message">{call.approvalReason}</span>
+        </>
+      )}
     </p>
   );
 }

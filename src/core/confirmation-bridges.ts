@@ -79,6 +79,12 @@ export function reasonOfOutcome(outcome: ConfirmationOutcome): string {
   return 'reason' in outcome && typeof outcome.reason === 'string' ? outcome.reason : outcome.status;
 }
 
+/**
+ * The server's `error` codes that refuse an answer the page sent, and the mark the call then gets:
+ * too late (`expired`), or not an approval of what was asked (`refused`). Nothing ran either way.
+ */
+const SERVER_REFUSALS = Object.freeze({ APPROVAL_EXPIRED: 'expired', FINGERPRINT_MISMATCH: 'refused', EDIT_REFUSED: 'refused' } as const);
+
 /** Report through `onError`, which may itself throw: nothing safer is left to tell then, and the listener goes on. */
 function tell(onError: ErrorReporter | undefined, reason: string, detail: unknown, code: string): void {
   try {
@@ -244,7 +250,7 @@ export interface ApprovalGateCalls {
  * useEffect(() => connectApprovalGate(session, confirmations), [session, confirmations]);
  */
 export function connectApprovalGate(
-  session: Pick<ToolSession, 'subscribe' | 'send'>,
+  session: Pick<ToolSession, 'subscribe' | 'send' | 'onFrame'>,
   controller: ConfirmationController,
   options: ApprovalGateOptions = {},
 ): () => void {
@@ -285,6 +291,18 @@ export function connectApprovalGate(
       stopWatching = undefined;
     }
   };
+  /** The calls of the requests this page answered, by request id: the server may still refuse an answer. */
+  const answeredCall = new Map<string, string>();
+  const stopFrames = session.onFrame?.((frame) => {
+    if (frame.type !== 'error' || typeof frame.requestId !== 'string') return;
+    const callId = answeredCall.get(frame.requestId);
+    const code = frame.code;
+    if (callId === undefined || typeof code !== 'string' || !(code in SERVER_REFUSALS)) return;
+    answeredCall.delete(frame.requestId);
+    // The server's last word: it refused the answer and nothing ran (docs/guarantees.md).
+    const message = typeof frame.message === 'string' ? frame.message : code;
+    mark(callId, { approval: SERVER_REFUSALS[code as keyof typeof SERVER_REFUSALS], reason: `${code}: ${message}` });
+  });
   const stopEvents = session.subscribe((event) => {
     if (!isRecord(event)) return;
     if (event.type === 'closed') {
@@ -325,7 +343,10 @@ export function connectApprovalGate(
       signal: pending.signal,
       // What runs once approved is the request's arguments (the gate may have rewritten the
       // model's), or the person's edit of them.
-      mark: (value) => mark(message.callId, value),
+      mark: (value) => {
+        if (value.approval === 'approved') answeredCall.set(message.requestId, message.callId);
+        mark(message.callId, value);
+      },
       toolNameOf: (callId) => (calls === undefined ? undefined : readCall(calls.getState(), callId)?.name),
       ...(options.schemaOf === undefined ? {} : { schemaOf: options.schemaOf }),
     }).then(
@@ -335,6 +356,8 @@ export function connectApprovalGate(
   });
   return () => {
     stopEvents();
+    stopFrames?.();
+    answeredCall.clear();
     stopWatching?.();
     stopWatching = undefined;
   };

@@ -11,9 +11,18 @@
 
 import { confirmationStatusSets } from './confirmation-machine';
 import { createFlow } from './confirmation-flow';
-import { actionsOf, admitRequest, decisionEvent, permits } from './confirmation-request';
+import { actionsOf, admitRequest, decisionEvent, permits, reviewAlone } from './confirmation-request';
 import { startCheck, startRun } from './confirmation-runs';
-import type { ConfirmationController, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationPick, ConfirmationRequest } from './confirmation-types';
+import type {
+  ApproveAllResult,
+  BatchRefusal,
+  ConfirmationController,
+  ConfirmationControllerOptions,
+  ConfirmationOutcome,
+  ConfirmationPick,
+  ConfirmationRequest,
+} from './confirmation-types';
+import type { AllowGrantRefusal } from './tool-grants';
 
 /**
  * Create the confirmation controller: a queue of pending requests shown one at a time, and the
@@ -36,7 +45,9 @@ import type { ConfirmationController, ConfirmationControllerOptions, Confirmatio
  * - Standing grants (`controller.grants`) answer the requests of their tool, queued and later,
  *   each bound to its own snapshot and fingerprint; an allow grant never answers a high-risk tool,
  *   one whose risk is not declared, or one confirmed every time. Revoking stops it at once.
- * - `approveAll` and `denyAll` decide exactly the requests given, never one that came later.
+ * - `approveAll` and `denyAll` decide exactly the requests given, never one that came later;
+ *   `approveAll` refuses, with a reason, a request that must be reviewed alone (high risk, risk not
+ *   declared, confirmed every time): `show` brings it to the dialog, with its second step.
  * - A request with `expiresAt` ends `expired` at that time unless decided first; a decision after
  *   it changes nothing.
  *
@@ -151,18 +162,32 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       if (denied) grants.deny(entry.toolName);
       return denied;
     },
-    approveAll: (picks) =>
-      decideAll(picks, (entry, size) => {
+    show(target) {
+      const entry = due(queue.any(target));
+      return entry !== null && flow.bringForward(entry);
+    },
+    approveAll(picks) {
+      const refused: BatchRefusal[] = [];
+      const refuse = (requestId: string, reason: string, alone?: AllowGrantRefusal): false => {
+        refused.push(Object.freeze({ requestId, reason, ...(alone === undefined ? {} : { reviewAlone: alone }) }));
+        return false;
+      };
+      const approved = decideAll(picks, (entry, size) => {
         const pick = picks.find((p) => p.requestId === entry.id);
+        // A batch never replaces a person's single review (docs/guarantees.md, "Several at once").
+        const alone = reviewAlone(entry.descriptor);
+        if (alone !== undefined) return refuse(entry.id, `${entry.toolName} must be reviewed alone: ${ALONE_REASONS[alone]}`, alone);
         // Bound to what the list showed: a request whose fingerprint changed (an edit) is not approved.
-        if (entry.fingerprint === null || entry.fingerprint.hex !== pick?.fingerprint) return false;
-        if (entry.status === 'reviewing') {
-          if (!actionsOf(entry).approve) return false;
-          entry.decidedBy = Object.freeze({ by: 'batch', size });
-          return startRun(flow, entry);
-        }
-        return entry.status === 'idle' && flow.decideUnseen(entry, Object.freeze({ by: 'batch', size }));
-      }),
+        if (entry.fingerprint === null || entry.fingerprint.hex !== pick?.fingerprint) return refuse(entry.id, 'its arguments changed since the list showed them');
+        const started =
+          entry.status === 'reviewing'
+            ? actionsOf(entry).approve && ((entry.decidedBy = Object.freeze({ by: 'batch', size })), startRun(flow, entry))
+            : entry.status === 'idle' && flow.decideUnseen(entry, Object.freeze({ by: 'batch', size }));
+        return started || refuse(entry.id, 'it is no longer waiting for a decision');
+      });
+      // `refused` rides on the array of ids, not enumerable, so the answer still reads as that array.
+      return Object.freeze(Object.defineProperty([...approved], 'refused', { value: Object.freeze(refused), enumerable: false })) as unknown as ApproveAllResult;
+    },
     denyAll: (picks, reason) =>
       decideAll(picks, (entry, size) => {
         if (!actionsOf(entry).deny || !confirmationStatusSets().awaitingDecision.has(entry.status)) return false;
@@ -177,3 +202,10 @@ export function createConfirmationController(options: ConfirmationControllerOpti
 }
 
 const PERSON = Object.freeze({ by: 'person' as const });
+
+/** Why a request must be reviewed alone, in words a refusal carries. */
+const ALONE_REASONS: Readonly<Record<AllowGrantRefusal, string>> = Object.freeze({
+  'high-risk': 'a high-risk tool is approved only in its own review, with its second step',
+  'risk-not-declared': 'a tool that does not declare its risk is approved only in its own review',
+  'every-time': 'this tool is confirmed every time, one request at a time',
+});

@@ -9,7 +9,7 @@ import { canonicalJson } from './canonical-json';
 import type { ArgumentsCheck, ArgumentsIssue, ConfirmationEditing } from './confirmation-types';
 import { describeThrown } from './external-store';
 import type { JsonPathStep } from './json-diff';
-import { checkJsonSchema } from './json-schema-check';
+import { checkJsonSchema, EDIT_CHECK } from './json-schema-check';
 import { snapshotJson, type JsonValue } from './json-value';
 import { reasonOf } from './room';
 
@@ -37,7 +37,9 @@ export async function checkDraft(draft: unknown, editing: ConfirmationEditing): 
   const taken = take(draft);
   if (!taken.ok) return taken;
   if (editing.schema !== undefined) {
-    const checked = checkJsonSchema(editing.schema, taken.snapshot);
+    // A key the schema forbids is refused, not left for a validator to strip: what a person
+    // approves is exactly what runs (docs/guarantees.md, "Exact-arguments approval").
+    const checked = checkJsonSchema(editing.schema, taken.snapshot, EDIT_CHECK);
     if (!checked.ok) return { ok: false, issues: issue(parsePath(checked.path), checked.message.slice(checked.path.length + 2) || checked.message) };
   }
   const validate = editing.validate;

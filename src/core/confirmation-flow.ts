@@ -5,7 +5,7 @@
  * edits act here too, each through the same two functions. Internal to the flow.
  */
 
-import { nextConfirmationStatus, type ConfirmationEvent } from './confirmation-machine';
+import { confirmationStatusSets, nextConfirmationStatus, type ConfirmationEvent } from './confirmation-machine';
 import { checkDraft } from './confirmation-edit';
 import { createQueue, type Queue } from './confirmation-queue';
 import { actionsOf, decisionEvent, outcomeEvent, permits, refresh, type Entry } from './confirmation-request';
@@ -39,6 +39,8 @@ export interface Flow extends RunHost {
   decideUnseen(entry: Entry, decider: NonNullable<Entry['decidedBy']>): boolean;
   /** End the entry `expired` when its time has come by the clock, even if its timer has not fired yet; returns whether it did. */
   expireIfDue(entry: Entry): boolean;
+  /** Bring a waiting request to the dialog (see `ConfirmationController.show`); returns whether it is the one shown now. */
+  bringForward(entry: Entry): boolean;
 }
 
 const NOT_EDITING: EditResult = Object.freeze({ ok: false, issues: Object.freeze([Object.freeze({ path: Object.freeze([]), message: 'The arguments are not being edited' })]) });
@@ -253,6 +255,24 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
       if (entry.expiresAt === null || clock.now() < entry.expiresAt) return false;
       entry.stopExpiry();
       return finish(entry, { status: 'expired' });
+    },
+    bringForward(entry) {
+      const shown = queue.current();
+      if (entry === shown) return true;
+      if (entry.direct || !confirmationStatusSets().awaitingDecision.has(entry.status) || !queue.waiting().includes(entry)) return false;
+      // The one shown is in a person's hands (an editor open, a call in flight, an outcome to read):
+      // it keeps the dialog, and the request asked for comes next.
+      const free = shown === null || permits(shown, 'defer');
+      if (shown !== null && free) {
+        fire(shown, 'defer');
+        // Back in line as a request nobody has seen: a grant or a list may answer it there.
+        shown.shown = false;
+        refresh(shown);
+      }
+      queue.promote(entry, free);
+      if (free && permits(entry, 'review')) fire(entry, 'review');
+      publish();
+      return free;
     },
     decideUnseen(entry, decider) {
       const before = entry.decidedBy;

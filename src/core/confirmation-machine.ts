@@ -67,7 +67,9 @@ export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
  * - `check`: run the application's `checkOutcome`;
  * - `refuse`: the request cannot go on (arguments not JSON, no Web Crypto, confirmation refused);
  * - `deny`, `withdraw`: a person said no; the requester took it back;
- * - `expire`: its time (`expiresAt`) ran out before anyone decided.
+ * - `expire`: its time (`expiresAt`) ran out before anyone decided;
+ * - `defer`: another request was brought to the dialog (`show`): the one under review waits its
+ *   turn again, as if never shown.
  */
 export const CONFIRMATION_EVENTS = [
   'review',
@@ -87,6 +89,7 @@ export const CONFIRMATION_EVENTS = [
   'deny',
   'withdraw',
   'expire',
+  'defer',
 ] as const;
 /**
  * Something that can happen to a confirmation request (see {@link CONFIRMATION_TRANSITIONS}).
@@ -110,7 +113,7 @@ export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
  * `confirmation-request.ts`):
  * - `idle --confirm|invoke-->` only for a request that was never shown but answered all the same:
  *   by a standing grant that allows its tool (never a high-risk one), or by "Approve all" in a
- *   view that listed it with its fingerprint; `idle --invoke-->` also for a descriptor with
+ *   view that listed it with its fingerprint (never one that must be reviewed alone); `idle --invoke-->` also for a descriptor with
  *   `requiresConfirmation: false` (never reviewed);
  * - `reviewing --confirm-->` on the room path, `reviewing --invoke-->` on the path without a room;
  * - `reviewing --edit-->` only for an editable request;
@@ -120,10 +123,10 @@ export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
  * - `failed --confirm|invoke-->` (retry) only for a read tool, or a write whose check found that it
  *   did not take effect.
  *
- * | state      | review    | edit    | keep      | submit   | revise | reject  | confirm    | invoke   | confirmed | succeed | fail   | lose      | check    | refuse  | deny   | withdraw  | expire  |
- * |------------|-----------|---------|-----------|----------|--------|---------|------------|----------|-----------|---------|--------|-----------|----------|---------|--------|-----------|---------|
- * | idle       | reviewing |         |           |          |        |         | confirming | invoking |           |         |        |           |          | refused | denied | withdrawn | expired |
- * | reviewing  |           | editing |           |          |        |         | confirming | invoking |           |         |        |           |          |         | denied | withdrawn | expired |
+ * | state      | review    | edit    | keep      | submit   | revise | reject  | confirm    | invoke   | confirmed | succeed | fail   | lose      | check    | refuse  | deny   | withdraw  | expire  | defer |
+ * |------------|-----------|---------|-----------|----------|--------|---------|------------|----------|-----------|---------|--------|-----------|----------|---------|--------|-----------|---------|-------|
+ * | idle       | reviewing |         |           |          |        |         | confirming | invoking |           |         |        |           |          | refused | denied | withdrawn | expired |       |
+ * | reviewing  |           | editing |           |          |        |         | confirming | invoking |           |         |        |           |          |         | denied | withdrawn | expired | idle  |
  * | editing    |           |         | reviewing | revising |        |         |            |          |           |         |        |           |          |         | denied | withdrawn | expired |
  * | revising   |           |         |           |          | idle   | editing |            |          |           |         |        |           |          |         | denied | withdrawn | expired |
  * | confirming |           |         |           |          |        |         |            |          | invoking  |         |        |           |          | refused |        |           |         |
@@ -138,7 +141,7 @@ export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
  */
 export const CONFIRMATION_TRANSITIONS = {
   idle: { review: 'reviewing', confirm: 'confirming', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
-  reviewing: { edit: 'editing', confirm: 'confirming', invoke: 'invoking', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
+  reviewing: { edit: 'editing', confirm: 'confirming', invoke: 'invoking', deny: 'denied', withdraw: 'withdrawn', expire: 'expired', defer: 'idle' },
   editing: { keep: 'reviewing', submit: 'revising', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
   revising: { revise: 'idle', reject: 'editing', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
   confirming: { confirmed: 'invoking', refuse: 'refused' },
@@ -200,6 +203,7 @@ export const CONFIRMATION_EVENT_ROLES = {
   withdraw: 'withdrawal',
   // A person must read it: the request ended without an answer, and nothing ran.
   expire: 'problem',
+  defer: 'step',
 } as const satisfies { readonly [E in ConfirmationEvent]: 'step' | 'decision' | 'success' | 'problem' | 'decline' | 'withdrawal' };
 
 type Role = (typeof CONFIRMATION_EVENT_ROLES)[ConfirmationEvent];

@@ -17,6 +17,11 @@ export interface Queue {
   remove(entry: Entry): void;
   /** Take a request out of line without ending it: it runs unseen and is never shown. */
   unqueue(entry: Entry): void;
+  /**
+   * Bring a waiting request forward: shown now when `replace` (the one shown goes back to the head
+   * of the line), else first in line.
+   */
+  promote(entry: Entry, replace: boolean): void;
   /** Make the first waiting request the shown one when none is; returns the newly shown one. */
   advance(): Entry | null;
   /** The shown request; with an id, only when it is the shown one (a late "yes" never approves the next). */
@@ -50,6 +55,14 @@ export function createQueue(): Queue {
       unqueue(entry);
     },
     unqueue,
+    promote(entry, replace) {
+      const at = waiting.indexOf(entry);
+      if (at < 0) return;
+      waiting.splice(at, 1);
+      if (!replace) return void waiting.unshift(entry);
+      if (current !== null) waiting.unshift(current);
+      current = entry;
+    },
     advance() {
       if (current !== null || waiting.length === 0) return null;
       current = waiting.shift() as Entry;

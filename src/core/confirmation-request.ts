@@ -195,9 +195,11 @@ export function permits(entry: Entry, event: ConfirmationEvent): boolean {
     case 'edit':
       return entry.editing !== null && entry.fingerprint !== null;
     case 'confirm':
+      if (batchedAlone(entry)) return false;
       if (entry.status === 'idle' && !answeredUnseen(entry)) return false;
       return entry.room !== undefined && !entry.direct && retryAllowed(entry);
     case 'invoke':
+      if (batchedAlone(entry)) return false;
       // From `idle`: a call that needs no confirmation, or one a grant or a list answered, once its fingerprint is ready.
       if (entry.status === 'idle') return entry.fingerprint !== null && (entry.direct || (entry.room === undefined && answeredUnseen(entry)));
       return (entry.room === undefined || entry.direct) && retryAllowed(entry);
@@ -211,6 +213,9 @@ export function permits(entry: Entry, event: ConfirmationEvent): boolean {
   }
 }
 
+/** "Approve all" over a request that must be reviewed alone: never, from any state. */
+const batchedAlone = (entry: Entry): boolean => entry.decidedBy?.by === 'batch' && reviewAlone(entry.descriptor) !== undefined;
+
 /**
  * A request that was not shown may still be approved: by a standing grant that allows its tool
  * (never a tool that refuses allow grants), or by "Approve all" over a list that showed it with
@@ -219,9 +224,16 @@ export function permits(entry: Entry, event: ConfirmationEvent): boolean {
 function answeredUnseen(entry: Entry): boolean {
   const decider = entry.decidedBy;
   if (entry.fingerprint === null || decider === null) return false;
-  if (decider.by === 'batch') return true;
+  if (decider.by === 'batch') return reviewAlone(entry.descriptor) === undefined;
   return decider.by === 'grant' && decider.grant.decision === 'allow' && allowGrantRefusal(entry.descriptor) === undefined;
 }
+
+/**
+ * Why a request must be reviewed alone, in the dialog with its second step, never approved in a
+ * list: the same requests that never take an allow grant (a high-risk tool, one whose risk is not
+ * declared, one confirmed every time). `undefined` when a list may approve it.
+ */
+export const reviewAlone = allowGrantRefusal;
 
 /** A retry of a lost write waits for the application's check when it has one; a failure is retried only when known safe. */
 function retryAllowed(entry: Entry): boolean {

@@ -358,6 +358,30 @@ export interface ConfirmationPick {
 }
 
 /**
+ * A request "Approve all" did not approve, and why (`reviewAlone` when it must be reviewed alone).
+ *
+ * @example
+ * const refusal: BatchRefusal = { requestId: 'confirmation-2', reason: 'transfer must be reviewed alone: …', reviewAlone: 'high-risk' };
+ */
+export interface BatchRefusal {
+  readonly requestId: string;
+  readonly reason: string;
+  readonly reviewAlone?: AllowGrantRefusal;
+}
+
+/**
+ * What {@link ConfirmationController.approveAll} gives back: the ids it approved (an array, as
+ * before), and `refused`, the requests given that it did not approve, each with why.
+ *
+ * @example
+ * const result: ApproveAllResult = confirmations.approveAll(picks);
+ * for (const { requestId, reason } of result.refused) console.info(requestId, reason);
+ */
+export interface ApproveAllResult extends ReadonlyArray<string> {
+  readonly refused: readonly BatchRefusal[];
+}
+
+/**
  * What {@link ConfirmationController.submitEdit} found: the edit is now the snapshot (a new
  * fingerprint follows), or why not (the editor stays open with these issues).
  *
@@ -408,9 +432,18 @@ export interface ConfirmationController {
   denyForSession(reason?: string, target?: ConfirmationTarget): boolean;
   /**
    * Approve exactly the requests given, each only while it still waits and still has the
-   * fingerprint shown. Returns the ids it approved.
+   * fingerprint shown. Never a request that must be reviewed alone (a high-risk tool, one whose
+   * risk is not declared, one confirmed every time: those that take no allow grant): it is refused
+   * with a reason. Returns the ids it approved, with `refused` listing the others and why.
    */
-  approveAll(picks: readonly ConfirmationPick[]): readonly string[];
+  approveAll(picks: readonly ConfirmationPick[]): ApproveAllResult;
+  /**
+   * Bring a waiting request to the dialog, to be reviewed on its own (with its second step): it is
+   * shown now, and the one that was shown waits at the head of the line, unless that one is in a
+   * person's hands (being edited, running, an outcome to read): then it comes next. Returns
+   * whether it is the one shown now.
+   */
+  show(target: ConfirmationTarget): boolean;
   /** Deny exactly the requests given (with one reason), each only while it still waits. Returns the ids it denied. */
   denyAll(picks: readonly ConfirmationPick[], reason?: string): readonly string[];
   /** The standing grants this controller answers requests by. */

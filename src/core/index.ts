@@ -91,6 +91,8 @@ export type {
   ConfirmationEditing,
   ConfirmationOutcome,
   ConfirmationPick,
+  ApproveAllResult,
+  BatchRefusal,
   ConfirmationRequest,
   ConfirmationState,
   ConfirmationView,

@@ -6,9 +6,12 @@
  * it reads only `type` (one name or a list), `required`, `properties` (nested), `items` (one
  * schema for every element, or a list for positions), `enum`, `const`, the bounds `minimum`,
  * `maximum`, `exclusiveMinimum` and `exclusiveMaximum` (numbers, draft 6 and later), `minLength`
- * and `maxLength` (in code points, as JSON Schema counts), and `minItems` and `maxItems`. It
- * accepts everything else (`additionalProperties`, `pattern`, `anyOf`, `$ref`, formats, …) without
- * looking: a validator such as zod strips unknown keys that its own JSON Schema forbids. The bounds
+ * and `maxLength` (in code points, as JSON Schema counts), and `minItems` and `maxItems`.
+ * `additionalProperties` is read only when asked (`{ additionalProperties: 'refuse' }`, what a
+ * person's edit is checked with): a model's call may carry keys its schema forbids, which a
+ * validator such as zod strips before `run`, but an edit must be exactly what runs, so a key the
+ * schema forbids is refused there, never stripped (docs/guarantees.md, "Exact-arguments approval").
+ * It accepts everything else (`pattern`, `anyOf`, `$ref`, formats, …) without looking. The bounds
  * are here because a person editing arguments before approving them should hear of `amount: 0`
  * in the editor, not as the server's INVALID after the approval. A schema keyword it does not
  * understand never fails a call: a tool that needs more gives a Standard Schema `validate`
@@ -28,23 +31,44 @@ export type JsonSchemaCheck = { ok: true } | { ok: false; path: string; message:
 
 const OK: JsonSchemaCheck = Object.freeze({ ok: true });
 
+/** How a person's edit meets its schema (in the editor and again before it runs): keys that `additionalProperties` forbids are refused. Internal. */
+export const EDIT_CHECK: JsonSchemaCheckOptions = Object.freeze({ additionalProperties: 'refuse' });
+
+/**
+ * How {@link checkJsonSchema} reads a schema: the name of the root in messages (`arguments` by
+ * default), and whether keys that `additionalProperties` forbids are refused (`'refuse'`) or left
+ * to a validator that strips them (`'ignore'`, the default).
+ *
+ * @example
+ * const strict: JsonSchemaCheckOptions = { additionalProperties: 'refuse' };
+ */
+export interface JsonSchemaCheckOptions {
+  root?: string;
+  additionalProperties?: 'ignore' | 'refuse';
+}
+
 /**
  * Check `value` against the parts of `schema` listed above. The message names the path and
- * what was expected there, e.g. `arguments.tags[1]: expected string, got number`.
+ * what was expected there, e.g. `arguments.tags[1]: expected string, got number`. The third
+ * argument is the root's name, or {@link JsonSchemaCheckOptions}.
  *
  * @example
  * checkJsonSchema({ type: 'object', required: ['title'] }, {})
  * // { ok: false, path: 'arguments', message: 'arguments: missing required property "title"' }
+ * checkJsonSchema({ type: 'object', properties: {}, additionalProperties: false }, { extra: 1 }, { additionalProperties: 'refuse' })
+ * // { ok: false, path: 'arguments.extra', message: 'arguments.extra: this key is not allowed' }
  */
-export function checkJsonSchema(schema: unknown, value: unknown, root = 'arguments'): JsonSchemaCheck {
-  return check(schema, value, root);
+export function checkJsonSchema(schema: unknown, value: unknown, options: string | JsonSchemaCheckOptions = 'arguments'): JsonSchemaCheck {
+  const root = typeof options === 'string' ? options : (options.root ?? 'arguments');
+  const strict = typeof options === 'object' && options !== null && options.additionalProperties === 'refuse';
+  return check(schema, value, root, strict);
 }
 
 function fail(path: string, expectation: string): JsonSchemaCheck {
   return { ok: false, path, message: `${path}: ${expectation}` };
 }
 
-function check(schema: unknown, value: unknown, path: string): JsonSchemaCheck {
+function check(schema: unknown, value: unknown, path: string, strict: boolean): JsonSchemaCheck {
   // Boolean schemas: `true` allows anything, `false` nothing (JSON Schema draft 6 and later).
   if (schema === false) return fail(path, 'no value is allowed here');
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return OK;
@@ -79,9 +103,13 @@ function check(schema: unknown, value: unknown, path: string): JsonSchemaCheck {
       for (const key of Object.keys(properties)) {
         // Only own properties: a key such as `constructor` must not be found on the prototype.
         if (!Object.hasOwn(value, key)) continue;
-        const inner = check(properties[key], value[key], path + formatPathKey(key));
+        const inner = check(properties[key], value[key], path + formatPathKey(key), strict);
         if (!inner.ok) return inner;
       }
+    }
+    if (strict) {
+      const extra = checkAdditional(s, value, path, strict);
+      if (!extra.ok) return extra;
     }
   }
 
@@ -89,12 +117,40 @@ function check(schema: unknown, value: unknown, path: string): JsonSchemaCheck {
     const items = s.items;
     for (let i = 0; i < value.length; i++) {
       const itemSchema = Array.isArray(items) ? items[i] : items;
-      const inner = check(itemSchema, value[i], `${path}[${i}]`);
+      const inner = check(itemSchema, value[i], `${path}[${i}]`, strict);
       if (!inner.ok) return inner;
     }
   }
 
   return OK;
+}
+
+/**
+ * The keys of `value` that neither `properties` nor `patternProperties` name must satisfy
+ * `additionalProperties`: `false` refuses them, a schema checks their values. A pattern that is
+ * not a valid regular expression matches nothing here, so its keys meet `additionalProperties`.
+ */
+function checkAdditional(s: Record<string, unknown>, value: Record<string, unknown>, path: string, strict: boolean): JsonSchemaCheck {
+  const additional = s.additionalProperties;
+  if (additional === undefined || additional === true) return OK;
+  const named = isPlainObject(s.properties) ? s.properties : {};
+  const patterns = isPlainObject(s.patternProperties) ? Object.keys(s.patternProperties).map(toPattern) : [];
+  for (const key of Object.keys(value)) {
+    if (Object.hasOwn(named, key) || patterns.some((pattern) => pattern?.test(key) === true)) continue;
+    const at = path + formatPathKey(key);
+    if (additional === false) return fail(at, 'this key is not allowed');
+    const inner = check(additional, value[key], at, strict);
+    if (!inner.ok) return inner;
+  }
+  return OK;
+}
+
+function toPattern(source: string): RegExp | undefined {
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    return undefined;
+  }
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

@@ -17,15 +17,16 @@ import type { JsonValue } from './json-value';
  * @example
  * const waiting = (call: ToolCall) => call.approval === ('awaiting' satisfies ToolApproval);
  */
-export type ToolApproval = 'awaiting' | 'approved' | 'denied' | 'expired';
+export type ToolApproval = 'awaiting' | 'approved' | 'denied' | 'expired' | 'refused';
 
 /**
- * The four approval states, waiting first.
+ * The approval states, waiting first; `refused`: the server refused the page's answer (a wrong
+ * fingerprint, an edit it would not take), so nothing ran.
  *
  * @example
  * TOOL_APPROVALS.includes(value as ToolApproval)
  */
-export const TOOL_APPROVALS: readonly ToolApproval[] = ['awaiting', 'approved', 'denied', 'expired'];
+export const TOOL_APPROVALS: readonly ToolApproval[] = ['awaiting', 'approved', 'denied', 'expired', 'refused'];
 
 /**
  * What the page marks on a call about its approval (`store.getState().markApproval(callId, mark)`).

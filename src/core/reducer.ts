@@ -358,7 +358,10 @@ function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown
   const call = recordIn(state, callId);
   if (call === undefined) return reject('unknown-call', `markApproval for call '${callId}': no call '${callId}' has started`);
   const from = call.approval;
-  if (from !== undefined && from !== 'awaiting' && mark.approval !== from) {
+  // The server's last word: an answer it refused (too late, or not matching what it asked) ran
+  // nothing, so the mark it gave says so (docs/guarantees.md, "The card follows the server's last word").
+  const overruled = from === 'approved' && (mark.approval === 'expired' || mark.approval === 'refused');
+  if (from !== undefined && from !== 'awaiting' && mark.approval !== from && !overruled) {
     // A decision is final: an approval after expiry, or a second answer, changes nothing (DESIGN "Expiry").
     return reject('out-of-order', `markApproval for call '${callId}': the approval is already ${from}`);
   }

@@ -31,6 +31,12 @@ export interface ToolSession {
   send(message: ClientMessage): void;
   /** The connection's status. */
   readonly status: ToolSessionStatus;
+  /**
+   * Optional: every frame the server sends, connection frames included. The approval gate reads the
+   * server's `error` frames that name a `requestId`: an answer it refused, so that the call's card
+   * says what happened.
+   */
+  onFrame?(listener: (frame: Record<string, unknown>) => void): () => void;
   /** Optional: be told when `status` changes. */
   onStatusChange?(listener: (status: ToolSessionStatus) => void): () => void;
   /** Optional: the capabilities the session speaks (`tool-stream-v1`); drives the preview mode. */

@@ -115,6 +115,12 @@ export interface ConfirmToolLabels {
   batchShowArrived: string;
   /** Said once the list was decided: how many were approved and denied, formatted. */
   batchDecided: (approved: string, denied: string) => string;
+  /** The requests a list leaves out because each must be reviewed alone (its heading). */
+  batchAlone: (count: number, formatted: string) => string;
+  /** Why a request must be reviewed alone, beside it in that list. */
+  batchAloneReason: Record<AllowGrantRefusal, string>;
+  /** Brings that request to the dialog, to be reviewed on its own (with its second step). */
+  batchReview: string;
   /** How long a request has left (`time` formatted, e.g. `1:05`). */
   expiresIn: (time: string) => string;
   /** What the live region says as an expiry nears (at a few moments, never every second). */
@@ -225,6 +231,13 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   batchArrived: (count, formatted) => (count === 1 ? '1 more request arrived: it is not in this list.' : `${formatted} more requests arrived: they are not in this list.`),
   batchShowArrived: 'Show them in the list',
   batchDecided: (approved, denied) => `Approved ${approved}, denied ${denied}.`,
+  batchAlone: (count, formatted) => (count === 1 ? '1 request to review on its own' : `${formatted} requests to review one at a time`),
+  batchAloneReason: {
+    'high-risk': 'High risk: approved only in its own review.',
+    'risk-not-declared': 'Risk not declared: approved only in its own review.',
+    'every-time': 'Confirmed every time: approved only in its own review.',
+  },
+  batchReview: 'Review',
   expiresIn: (time) => `Expires in ${time}`,
   expiresSoon: (time) => `This request expires in ${time}.`,
   uncertainCheck: 'It may or may not have taken effect. Check first: trying again blindly could do it twice.',

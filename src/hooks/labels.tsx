@@ -95,6 +95,8 @@ export interface ToolgateLabels {
   duplicateKey: (path: string) => string;
   /** The heading of the arguments that ran, where they differ from the model's. */
   ranArguments: string;
+  /** A call whose approval ended without running: `refused` by the server, or `expired` before it was answered (in time). */
+  approvalEnded: Record<'refused' | 'expired', string>;
   /** Marks those arguments: a person edited them, or the server's check changed them before they ran. */
   argumentsEdited: string;
   argumentsRewritten: string;
@@ -210,6 +212,10 @@ export const defaultLabels: ToolgateLabels = {
   argumentsMismatch: 'The final arguments differ from the text streamed before them. The final arguments are shown.',
   duplicateKey: (path) => `The key ${path} is written twice: the last value counts, not the first one shown.`,
   ranArguments: 'Arguments that ran',
+  approvalEnded: {
+    refused: 'The server refused this approval: nothing ran.',
+    expired: 'The approval request expired before the answer counted: nothing ran.',
+  },
   argumentsEdited: 'Edited before approval',
   argumentsRewritten: 'Changed before it ran',
   renderFailed: (toolName) => `The view of ${toolName} failed`,

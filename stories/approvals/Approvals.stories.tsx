@@ -1,6 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { ConfirmBatch, ConfirmToolDialog, ToolGrantList } from 'toolgate';
+import { ConfirmBatch, ConfirmToolDialog, ToolGrantList, type ConfirmationController } from 'toolgate';
+import type { ManualClock } from 'toolgate/testing';
 import { ApprovalsPage, descriptors, outcomesText, page, press, proposeAndReview, ranText, transferEditing, untilStatus, waitOnPage, type Proposal } from './support';
 
 interface Args {
@@ -235,6 +237,61 @@ export const Batch: Story = {
     await expect(getComputedStyle(result).outlineStyle).toBe('solid');
     await expect(list).toHaveAttribute('data-state', 'done');
     await expect(within(list).queryByRole('button', { name: /all/ })).toBeNull();
+  },
+};
+
+/** A tool that is confirmed every time, one request at a time (low risk all the same). */
+const everyTime = { title: 'Send an email', effect: 'write', risk: 'low', requiresConfirmation: true, confirmEveryTime: true } as const;
+
+const mixed: Proposal[] = [
+  { toolName: 'send_email', arguments: { to: 'team@example.com', subject: 'Release' }, descriptor: everyTime, turnId: 't1' },
+  { toolName: 'transfer', arguments: { to: 'DE89 3704', amount: 900 }, descriptor: descriptors.transfer, turnId: 't1' },
+  // No descriptor: its risk is not declared.
+  { toolName: 'run_script', arguments: { path: 'scripts/cleanup.sh' }, turnId: 't1' },
+  { toolName: 'search_docs', arguments: { q: 'release notes' }, descriptor: descriptors.search, turnId: 't1' },
+];
+
+/** The batch, and the dialog the page opens when a person asks to review a request on its own. */
+function BatchAndDialog({ controller, clock }: { controller: ConfirmationController; clock: ManualClock }) {
+  const [reviewing, setReviewing] = useState(false);
+  return (
+    <>
+      <ConfirmBatch controller={controller} turnId="t1" clock={clock} onReview={() => setReviewing(true)} />
+      {reviewing && <ConfirmToolDialog controller={controller} clock={clock} confirmStep="type-name" onOpenChange={(open) => setReviewing(open)} />}
+    </>
+  );
+}
+
+/**
+ * A batch never replaces a person's single review: of four requests, "Approve all" covers only the
+ * low-risk one; the confirmed-every-time, high-risk and undeclared-risk requests are listed apart,
+ * and "Review" brings one to the dialog, where the high-risk transfer asks for its name first.
+ */
+export const BatchLeavesOutReviewAlone: Story = {
+  render: ({ speed }) => (
+    <ApprovalsPage speed={speed} proposals={mixed}>
+      {(controller, clock) => <BatchAndDialog controller={controller} clock={clock} />}
+    </ApprovalsPage>
+  ),
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    await press(body.getByRole('button', { name: 'Propose 4 requests' }));
+    const list = await body.findByRole('region', { name: '1 request waiting' });
+    const alone = await body.findByRole('region', { name: '3 requests to review one at a time' });
+    await expect([...alone.querySelectorAll('li')].map((item) => item.getAttribute('data-alone'))).toEqual(['every-time', 'high-risk', 'risk-not-declared']);
+    await expect(within(alone).getByText('High risk: approved only in its own review.')).toBeVisible();
+    await press(within(list).getByRole('button', { name: 'Approve all 1' }));
+    await waitFor(() => expect(ranText(canvasElement)).toBe('search_docs {"q":"release notes"}'));
+    const transfer = alone.querySelector('li[data-alone="high-risk"]') as HTMLElement;
+    await press(within(transfer).getByRole('button', { name: 'Review' }));
+    const dialog = await body.findByRole('dialog');
+    await untilStatus(dialog, 'reviewing');
+    await expect(within(dialog).getByRole('heading', { level: 2 })).toHaveTextContent('Transfer money');
+    const approve = within(dialog).getByRole('button', { name: 'Approve' });
+    await expect(approve).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.type(within(dialog).getByRole('textbox'), 'transfer');
+    await press(approve);
+    await waitFor(() => expect(ranText(canvasElement)).toBe('search_docs {"q":"release notes"}\ntransfer {"to":"DE89 3704","amount":900}'));
   },
 };
 

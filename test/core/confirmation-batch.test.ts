@@ -79,3 +79,81 @@ describe('approve all and deny all', () => {
     expect(confirmations.denyAll([{ requestId: 'nope', fingerprint: '' }, null as never])).toEqual([]);
   });
 });
+
+describe('a batch never replaces a person’s single review', () => {
+  const tools = {
+    every_time: { effect: 'write', risk: 'low', requiresConfirmation: true, confirmEveryTime: true },
+    transfer: { effect: 'write', risk: 'high', requiresConfirmation: true },
+    undeclared: { effect: 'write', requiresConfirmation: true },
+    search: { effect: 'read', risk: 'low', requiresConfirmation: true },
+  } as const;
+
+  function four() {
+    const confirmations = createConfirmationController();
+    const ran: string[] = [];
+    const outcomes = Object.entries(tools).map(([toolName, descriptor]) =>
+      confirmations.request({ toolName, turnId: 't1', arguments: { tool: toolName }, descriptor, onApprove: () => void ran.push(toolName) }),
+    );
+    return { confirmations, ran, outcomes };
+  }
+
+  it('refuses a batch approval of a request that must be reviewed alone, with a reason, and runs only the others', async () => {
+    const { confirmations, ran, outcomes } = four();
+    const state = await until(confirmations, (s) => pending([s.current, ...s.queue]).length === 4);
+    const all = pending([state.current, ...state.queue]);
+    const result = confirmations.approveAll(picks(all));
+    const byTool = (name: string) => all.find((v) => v.toolName === name)!.id;
+    expect([...result]).toEqual([byTool('search')]);
+    expect(result.refused).toEqual([
+      { requestId: byTool('every_time'), reason: expect.stringMatching(/^every_time must be reviewed alone: /), reviewAlone: 'every-time' },
+      { requestId: byTool('transfer'), reason: expect.stringMatching(/^transfer must be reviewed alone: /), reviewAlone: 'high-risk' },
+      { requestId: byTool('undeclared'), reason: expect.stringMatching(/^undeclared must be reviewed alone: /), reviewAlone: 'risk-not-declared' },
+    ]);
+    await expect(outcomes[3]).resolves.toMatchObject({ status: 'done' });
+    await settleAll();
+    expect(ran).toEqual(['search']);
+    // The three are still waiting, each for a person's own review.
+    const after = confirmations.getState();
+    expect([after.current, ...after.queue].map((v) => v?.toolName)).toEqual(['every_time', 'transfer', 'undeclared']);
+    confirmations.withdrawAll();
+    await Promise.allSettled(outcomes);
+  });
+
+  it('brings a request that must be reviewed alone to the dialog, the one shown waiting its turn again', async () => {
+    const { confirmations, ran, outcomes } = four();
+    const state = await until(confirmations, (s) => pending([s.current, ...s.queue]).length === 4);
+    expect(state.current?.toolName).toBe('every_time');
+    const transfer = state.queue.find((v) => v.toolName === 'transfer')!;
+    expect(confirmations.show({ requestId: transfer.id })).toBe(true);
+    const now = await until(confirmations, (s) => s.current?.id === transfer.id && s.current.status === 'reviewing');
+    expect(now.queue.map((v) => [v.toolName, v.status])).toEqual([
+      ['every_time', 'idle'],
+      ['undeclared', 'idle'],
+      ['search', 'idle'],
+    ]);
+    // A late "yes" meant for the one that was shown approves nothing.
+    expect(confirmations.approve({ requestId: state.current!.id })).toBe(false);
+    expect(confirmations.approve({ requestId: transfer.id })).toBe(true);
+    await expect(outcomes[1]).resolves.toMatchObject({ status: 'done' });
+    const next = await until(confirmations, (s) => s.current?.status === 'reviewing');
+    expect(next.current?.toolName).toBe('every_time');
+    expect(ran).toEqual(['transfer']);
+    confirmations.withdrawAll();
+    await Promise.allSettled(outcomes);
+  });
+
+  it('keeps the dialog on a request being edited: the one asked for comes next', async () => {
+    const confirmations = createConfirmationController();
+    const first = confirmations.request({ toolName: 'note', arguments: { a: 1 }, editable: true, descriptor: tools.search, onApprove: () => null });
+    const second = confirmations.request({ toolName: 'transfer', arguments: { b: 2 }, descriptor: tools.transfer, onApprove: () => null });
+    const state = await until(confirmations, (s) => s.current?.status === 'reviewing' && s.queue.length === 1);
+    confirmations.edit();
+    expect(confirmations.show({ requestId: state.queue[0]!.id })).toBe(false);
+    expect(confirmations.getState().current?.status).toBe('editing');
+    confirmations.deny();
+    const next = await until(confirmations, (s) => s.current?.status === 'reviewing');
+    expect(next.current?.toolName).toBe('transfer');
+    confirmations.deny();
+    await Promise.all([first, second]);
+  });
+});

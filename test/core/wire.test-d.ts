@@ -79,7 +79,7 @@ describe('tool events', () => {
     // A local interrupt or an approval mark is a LocalToolEvent: no session event has its type.
     expectTypeOf<Extract<ToolEvent, { type: LocalToolEvent['type'] }>>().toBeNever();
     const local = {} as LocalToolEvent;
-    if (local.type === 'approval') expectTypeOf(local.mark.approval).toEqualTypeOf<'awaiting' | 'approved' | 'denied' | 'expired'>();
+    if (local.type === 'approval') expectTypeOf(local.mark.approval).toEqualTypeOf<'awaiting' | 'approved' | 'denied' | 'expired' | 'refused'>();
     else expectTypeOf(local.turnId).toEqualTypeOf<string | undefined>();
   });
 

@@ -12,7 +12,7 @@
  */
 
 import { describeThrown } from '../external-store';
-import { checkJsonSchema } from '../json-schema-check';
+import { checkJsonSchema, EDIT_CHECK } from '../json-schema-check';
 import type { JsonValue } from '../json-value';
 import { sameJson } from '../json-diff';
 import { validateStandard } from '../standard-schema';
@@ -268,7 +268,7 @@ async function checkEdit(
   const json = snapshotJsonSafely(value, 'arguments');
   if (!json.ok) return { ok: false, code: 'INVALID', message: `the edited arguments are not JSON: ${json.reason}` };
   if (schema !== undefined) {
-    const checked = checkJsonSchema(schema, json.value);
+    const checked = checkJsonSchema(schema, json.value, EDIT_CHECK);
     if (!checked.ok) return { ok: false, code: 'INVALID', message: `the edited arguments: ${checked.message}` };
   }
   let validated: EditValidation;
