@@ -22,6 +22,7 @@ export {
   createSessionPersistence,
   createToolGrants,
   createToolStreamStore,
+  createToolgate,
   defineAppTool,
   descriptorFromMcpTool,
   diffJson,
@@ -116,6 +117,8 @@ export {
   type ToolStreamStore,
   type ToolStreamStoreOptions,
   type ToolStreamStoreState,
+  type ToolgateClient,
+  type ToolgateOptions,
 } from './core';
 export {
   ToolgateLabelsProvider,
