@@ -2,7 +2,6 @@
  * For tests only: how much a running server holds, read from its own maps, so a test can check
  * that sessions, confirmations and records are really gone after their time (not merely hidden).
  */
-import type { ReferenceServer } from './server';
 
 export interface ServerFootprint {
   /** Live sessions. */
@@ -21,14 +20,16 @@ export interface ServerFootprint {
   sessions: Record<string, { turns: number; calls: number; results: number; delayed: number; resumeTimer: boolean }>;
 }
 
-const footprints = new WeakMap<ReferenceServer, () => ServerFootprint>();
+// Keyed by the server object itself: this module needs nothing of its type, so it does not import
+// server.ts (which imports it).
+const footprints = new WeakMap<object, () => ServerFootprint>();
 
-export function registerIntrospection(server: ReferenceServer, read: () => ServerFootprint): void {
+export function registerIntrospection(server: object, read: () => ServerFootprint): void {
   footprints.set(server, read);
 }
 
 /** What `server` holds now. */
-export function inspectReferenceServer(server: ReferenceServer): ServerFootprint {
+export function inspectReferenceServer(server: object): ServerFootprint {
   const read = footprints.get(server);
   if (!read) throw new Error('not a server started by startReferenceServer');
   return read();

@@ -13,7 +13,7 @@ import type {
   ReferenceResume,
   ReferenceRoomMethod,
 } from '../src/client/protocol';
-import type { ToolDeclaration, ToolResult, ToolResultCode, ToolRisk, ToolLocation } from '../src/core/wire';
+import type { ToolDeclaration, ToolResult, ToolResultCode, ToolRisk, ToolLocation, ToolStreamEvent, ToolStreamPhase } from '../src/core/wire';
 
 export type { ToolDeclaration, ToolResult, ToolResultCode, ToolRisk, ToolLocation };
 export type FaultSpec = ReferenceFault;
@@ -25,6 +25,16 @@ export type ErrorCode = ReferenceErrorCode;
 export type ConnectionFrame = ReferenceConnectionFrame;
 
 export const TOOL_STREAM_V1 = 'tool-stream-v1';
+
+/**
+ * The fields of one `tool.stream` phase beside `type`, `phase`, `callId` and `seq` (which the
+ * session adds): what `emitStream` takes, typed from the wire so a phase cannot be misspelled nor
+ * a required field left out.
+ */
+export type StreamFields<P extends ToolStreamPhase> = Omit<Extract<ToolStreamEvent, { phase: P }>, 'type' | 'phase' | 'callId' | 'seq'>;
+
+/** `emitStream`'s fields argument: optional only for a phase whose fields are all optional. */
+export type StreamFieldsArgument<P extends ToolStreamPhase> = Record<string, never> extends StreamFields<P> ? [fields?: StreamFields<P>] : [fields: StreamFields<P>];
 export const RESULT_CODES: readonly ToolResultCode[] = ['INTERRUPTED', 'REJECTED', 'INVALID', 'TIMEOUT', 'FAILED'];
 
 /** Holds only when `List` names every member of `Union`: a new member must be listed here too. */

@@ -7,7 +7,8 @@
  */
 import type { WebSocket } from 'ws';
 import type { ReferenceWelcome } from '../src/client/protocol';
-import { TOOL_STREAM_V1, type ClientFrame, type ConnectionFrame, type ErrorCode, type FaultSpec, type OfferedTool, type ToolDeclaration, type ToolResult } from './protocol';
+import { TOOL_STREAM_V1, type ClientFrame, type ConnectionFrame, type ErrorCode, type FaultSpec, type OfferedTool, type StreamFieldsArgument, type ToolDeclaration, type ToolResult } from './protocol';
+import type { ToolStreamPhase } from '../src/core/wire';
 import { AppQueue } from './session/app-queue';
 import { Approvals } from './session/approvals';
 import { CallRunner } from './session/calls';
@@ -339,7 +340,7 @@ export class Session implements SessionCore {
     this.faults.countEvent();
   }
 
-  emitStream(phase: string, callId: string, fields: Record<string, unknown> = {}): void {
+  emitStream<P extends ToolStreamPhase>(phase: P, callId: string, ...[fields]: StreamFieldsArgument<P>): void {
     if (!this.streamMode) return;
     this.emit({ type: 'tool.stream', phase, callId, ...fields });
   }

@@ -25,6 +25,7 @@ export {
   createSessionPersistence,
   createToolGrants,
   createToolStreamStore,
+  createToolgate,
   defineAppTool,
   descriptorFromMcpTool,
   diffJson,
@@ -135,6 +136,8 @@ export {
   type ToolStreamStoreOptions,
   type ToolStreamStoreState,
   type VerifyAuditLogOptions,
+  type ToolgateClient,
+  type ToolgateOptions,
 } from './core';
 export {
   ToolgateLabelsProvider,

@@ -4,7 +4,8 @@
  * session.
  */
 import type { BeforeToolCall, ServerTool, SubagentReport } from '../agent-tools';
-import type { ConnectionFrame, ErrorCode, ToolLocation, ToolResult, ToolRisk } from '../protocol';
+import type { ConnectionFrame, ErrorCode, StreamFieldsArgument, ToolLocation, ToolResult, ToolRisk } from '../protocol';
+import type { ToolStreamPhase } from '../../src/core/wire';
 import type { Records } from '../records';
 import type { Room } from '../room';
 import type { Script } from '../scripts';
@@ -118,7 +119,7 @@ export interface SessionCore {
   /** A session event: the next `seq`, kept for replay, sent if a socket is there. */
   emit(event: Record<string, unknown>): void;
   /** A `tool.stream` event, only in stream mode. */
-  emitStream(phase: string, callId: string, fields?: Record<string, unknown>): void;
+  emitStream<P extends ToolStreamPhase>(phase: P, callId: string, ...fields: StreamFieldsArgument<P>): void;
   /** A connection frame: no `seq`, not replayed. */
   sendDirect(frame: ConnectionFrame): void;
   /** Raw text to the socket (malformed frames). */

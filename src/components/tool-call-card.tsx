@@ -1,6 +1,6 @@
 import { forwardRef, memo, useId, useMemo, type ComponentPropsWithoutRef } from 'react';
 import type { ToolStreamStore } from '../core/store';
-import { formatArgumentsPath, sameJson } from '../core/streamed-arguments';
+import { formatJsonPath, sameJson } from '../core/json-diff';
 import type { ToolCall } from '../core/tool-call';
 import { callOutcome, formatDuration, outcomeText, useLabels } from '../hooks/labels';
 import { useCallDuration } from '../hooks/use-call-duration';
@@ -175,7 +175,7 @@ function ArgumentsWarnings({ call, labels }: { call: ToolCall; labels: ToolgateL
       )}
       {call.duplicateKeyPath !== undefined && (
         <p className="toolgate-card-warning" role="note" data-warning="duplicate-key">
-          {labels.duplicateKey(formatArgumentsPath(call.duplicateKeyPath))}
+          {labels.duplicateKey(formatJsonPath(call.duplicateKeyPath, '(the arguments)'))}
         </p>
       )}
     </>

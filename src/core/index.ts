@@ -17,6 +17,9 @@ export {
 export type { ToolSession, ToolSessionStatus } from './session';
 export type { JsonValue } from './json-value';
 
+// The client: one object per agent session that owns the store, the app-tool host and the approvals, wired once
+export { createToolgate, type ToolgateClient, type ToolgateOptions } from './toolgate-client';
+
 // Tool calls: the reducer, its state and the incremental argument parser
 export { createArgumentsParser, parsePartialArguments, type ArgumentsParser } from './arguments-parser';
 export { isTerminalStatus, type ToolCallStatus } from './call-lifecycle';

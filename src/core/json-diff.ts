@@ -229,13 +229,17 @@ function alignment(a: readonly JsonValue[], b: readonly JsonValue[]): { cells: U
 
 /**
  * Whether two JSON values are equal as JSON: the same scalars (`0` and `-0` alike, as their
- * canonical JSON is), the same keys with equal values in any order, equal elements in order.
+ * canonical JSON is), the same keys with equal values in any order, equal elements in order:
+ * exactly when their canonical JSON texts (RFC 8785) are equal (a property test holds the two
+ * equal). The one comparison of JSON values in the kit: the store's argument check, the card,
+ * the editor and the app-tool host all use it.
  *
  * @example
  * sameJson({ a: 1, b: [2] }, { b: [2], a: 1 }) // true
  */
-export function sameJson(a: JsonValue, b: JsonValue, budget?: { left: number }): boolean {
-  const work: [JsonValue, JsonValue][] = [[a, b]];
+export function sameJson(a: unknown, b: unknown, budget?: { left: number }): boolean {
+  // Read as JSON: a value that is neither array nor plain object compares as a scalar, by identity.
+  const work: [JsonValue, JsonValue][] = [[a as JsonValue, b as JsonValue]];
   while (work.length > 0) {
     if (budget !== undefined && --budget.left < 0) return false;
     const [x, y] = work.pop() as [JsonValue, JsonValue];

@@ -11,6 +11,7 @@
  * (the rule every preview keeps).
  */
 import { createArgumentsParser, type ArgumentsPath } from './arguments-parser';
+import { sameJson } from './json-diff';
 import type { JsonValue } from './json-value';
 
 /** What the streamed text says about the final value: nothing to compare, agreement, or why not. */
@@ -41,23 +42,6 @@ export function compareWithStream(text: string, streamed: unknown, complete: boo
   }
 }
 
-/**
- * Whether two JSON values are equal as values: what equal canonical JSON texts (RFC 8785) mean.
- * Numbers compare by value (`-0` equals `0`, as canonical JSON writes both `0`), strings exactly,
- * objects by their own keys in any order, arrays in order.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-  if (Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  return (
-    keys.length === Object.keys(b).length &&
-    keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
-  );
-}
-
 /** Whether a preview (closed values whole, open strings and containers cut short) fits `final`. */
 function fits(preview: unknown, final: unknown): boolean {
   if (preview === undefined) return true;
@@ -83,13 +67,6 @@ export function duplicateKeyIn(text: string): ArgumentsPath | undefined {
   const parser = createArgumentsParser({ keepText: false });
   parser.append(text);
   return parser.duplicateKeyPath;
-}
-
-/** A path as people write it: `legs[0].from`. */
-export function formatArgumentsPath(path: ArgumentsPath): string {
-  let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
-  return out === '' ? '(the arguments)' : out;
 }
 
 function excerpt(text: string): string {

@@ -10,7 +10,8 @@
  */
 import type { ToolCallStatus } from './call-status';
 import { snapshotJson, type JsonValue } from './json-value';
-import { compareWithStream, duplicateKeyIn, formatArgumentsPath } from './streamed-arguments';
+import { formatJsonPath } from './json-diff';
+import { compareWithStream, duplicateKeyIn } from './streamed-arguments';
 import {
   appendArguments,
   argumentsAreComplete,
@@ -278,7 +279,7 @@ export function textWarning(before: CallRecord | undefined, after: CallRecord): 
 }
 
 const duplicateReason = (callId: string, path: readonly (string | number)[]) =>
-  `call '${callId}': the argument text writes the key ${formatArgumentsPath(path)} twice; the last value counts, not the one shown first`;
+  `call '${callId}': the argument text writes the key ${formatJsonPath(path, '(the arguments)')} twice; the last value counts, not the one shown first`;
 
 /**
  * `arguments-complete`: the final value (a JSON value, or JSON text as a string), compared with

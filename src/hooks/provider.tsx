@@ -1,20 +1,19 @@
 /**
- * `<ToolgateProvider>`: makes a session's store, app-tool host and confirmation queue once per
- * session, and wires them to it. The context it fills and the hooks that read it live in
- * `context.tsx`, which imports none of the modules this one does.
+ * `<ToolgateProvider>`: puts a client's store, app-tool host and confirmation queue in context,
+ * and connects the client to the session it is given. The client is made with `createToolgate`
+ * (docs/architecture.md "The client"): given as `client`, or made here, once per session, from
+ * the older props. The context it fills and the hooks that read it live in `context.tsx`, which
+ * imports none of the modules this one does.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from '../core/app-tool-host';
-import { bindAppToolHost } from '../core/bind-session';
-import { connectApprovalGate, createAppToolApprovalHandler } from '../core/confirmation-bridges';
-import { createConfirmationController } from '../core/confirmation-controller';
+import type { AppToolHost, AppToolHostOptions } from '../core/app-tool-host';
 import type { ConfirmationController } from '../core/confirmation-types';
-import { describeThrown, type ErrorReporter } from '../core/external-store';
+import type { ErrorReporter } from '../core/external-store';
 import type { PreviewMode } from '../core/legacy-preview';
 import type { ToolRoom } from '../core/room';
 import type { ToolSession } from '../core/session';
-import { keepGrants } from '../core/session-persistence';
-import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from '../core/store';
+import type { ToolStreamStore, ToolStreamStoreOptions } from '../core/store';
+import { createToolgate, type ToolgateClient } from '../core/toolgate-client';
 import { TOOL_STREAM_CAPABILITY } from '../core/wire';
 import { ToolgateContext, type ToolgateContextValue } from './context';
 import { ToolRenderersContext, type ToolRenderers } from './tool-renderers';
@@ -22,12 +21,23 @@ import { ToolRenderersContext, type ToolRenderers } from './tool-renderers';
 /**
  * Props of {@link ToolgateProvider}.
  *
+ * With `client`, the client's parts are used and the props that would make them (`store`, `host`,
+ * `confirmations`, `room`, `coalesce`, `storeOptions`, `hostOptions`, `onError`, `schemas`) are
+ * not read: give those to `createToolgate`. Without it, the provider makes a client from them,
+ * once per session object, as `createToolgate` would.
+ *
  * @example
- * const props: ToolgateProviderProps = { session, room, coalesce: false, hostOptions: { timeoutMs: 10_000 } };
+ * const props: ToolgateProviderProps = { client: createToolgate(), session };
  * <ToolgateProvider {...props}><ToolCallList /></ToolgateProvider>
  */
 export interface ToolgateProviderProps {
-  /** The session whose events fill the store and whose calls run the app tools. A new session object starts afresh. */
+  /** The client (`createToolgate`) whose store, host and approvals the components below read. */
+  client?: ToolgateClient;
+  /**
+   * The session whose events fill the store and whose calls run the app tools: the provider
+   * connects the client to it while mounted. Without `client`, a new session object starts
+   * afresh (a new client). With `client`, leave it out when the app connects the client itself.
+   */
   session?: ToolSession;
   /** A store created outside React (`createToolStreamStore`); otherwise one is made per session. */
   store?: ToolStreamStore;
@@ -66,13 +76,15 @@ export interface ToolgateProviderProps {
 }
 
 /**
- * Puts a session's store, app-tool host and confirmation queue in context, and wires them to the
- * session: events into the store, app-tool calls through the host's epoch gate, the server's
- * approval requests into the confirmation queue. Everything is created once per session, never
- * per render; a new session object gets new ones, so nothing of a closed session leaks.
+ * Puts a client's store, app-tool host and confirmation queue in context, and connects the client
+ * to the session: events into the store, app-tool calls through the host's epoch gate, the
+ * server's approval requests into the confirmation queue. Without `client`, one is made from the
+ * other props once per session, never per render; a new session object gets a new one, so
+ * nothing of a closed session leaks.
  *
  * @example
- * <ToolgateProvider session={session} room={room}>
+ * const client = createToolgate({ approvalOptions: { room } });
+ * <ToolgateProvider client={client} session={session}>
  *   <ToolCallList />
  *   <ConfirmToolDialog />
  * </ToolgateProvider>
@@ -81,14 +93,9 @@ export function ToolgateProvider(props: ToolgateProviderProps) {
   const { session, onError } = props;
   const report = useLatest(onError);
   const schemas = useLatest(props.schemas);
-  const own = usePerSession(props, report);
-  const value = useStableValue({
-    store: props.store ?? own.store,
-    session,
-    host: props.host ?? own.host,
-    confirmations: props.confirmations ?? own.confirmations,
-  });
-  useSessionWiring(value, report, schemas);
+  const client = useClient(props, report, schemas);
+  const value = useStableValue({ store: client.calls, session, host: client.host, confirmations: client.approvals });
+  useEffect(() => (session === undefined ? client.mount() : client.connect(session)), [client, session]);
   return (
     <ToolgateContext.Provider value={value}>
       <ToolRenderersContext.Provider value={props.renderers}>{props.children}</ToolRenderersContext.Provider>
@@ -98,93 +105,56 @@ export function ToolgateProvider(props: ToolgateProviderProps) {
 
 interface Owned {
   session: ToolSession | undefined;
-  store: ToolStreamStore;
-  host: AppToolHost;
-  confirmations: ConfirmationController;
+  /** `undefined` while the provider is given its client. */
+  client: ToolgateClient | undefined;
 }
 
 /** The latest `onError`, read when something is reported (a new inline function re-creates nothing). */
 type Report = { current: ErrorReporter | undefined };
 
-const reportThrough =
-  (report: Report): ErrorReporter =>
-  (reason, detail, code) =>
-    report.current?.(reason, detail, code);
-
-/** What the provider makes itself, once per session object (kept across re-renders and StrictMode). */
-function usePerSession(props: ToolgateProviderProps, report: Report): Owned {
-  const make = (): Owned => {
-    const confirmations =
-      props.confirmations ??
-      createConfirmationController({ onError: reportThrough(report), ...(props.room === undefined ? {} : { room: props.room }) });
-    return {
-      session: props.session,
-      store:
-        props.store ??
-        createToolStreamStore({
-          previewMode: previewModeOf(props.session),
-          onError: reportThrough(report),
-          coalesce: props.coalesce ?? 'frame',
-          ...props.storeOptions,
-        }),
-      host:
-        props.host ??
-        createAppToolHost({
-          onError: reportThrough(report),
-          // A session kept across a reload: the calls the page ran are recorded beside it, so the
-          // page that resumes it never runs one twice.
-          ...(props.session?.persistence === undefined ? {} : { savedCalls: props.session.persistence.calls }),
-          ...props.hostOptions,
-        }),
-      confirmations,
-    };
+/**
+ * The client given, or the one the provider makes from its older props, once per session object
+ * (kept across re-renders and StrictMode); a provider given `client` makes none.
+ */
+function useClient(props: ToolgateProviderProps, report: Report, schemas: { current: ToolgateProviderProps['schemas'] }): ToolgateClient {
+  const make = (): Owned => ({ session: props.session, client: props.client === undefined ? makeClient() : undefined });
+  const makeClient = (): ToolgateClient => {
+    const persistence = props.session?.persistence;
+    return createToolgate({
+      ...(props.store === undefined ? {} : { calls: props.store }),
+      ...(props.host === undefined ? {} : { host: props.host }),
+      ...(props.confirmations === undefined ? {} : { approvals: props.confirmations }),
+      storeOptions: { previewMode: previewModeOf(props.session), coalesce: props.coalesce ?? 'frame', ...props.storeOptions },
+      ...(props.hostOptions === undefined ? {} : { hostOptions: props.hostOptions }),
+      ...(props.room === undefined ? {} : { approvalOptions: { room: props.room } }),
+      // A session kept across a reload: the calls the page ran are recorded beside it, so the
+      // page that resumes it never runs one twice, and its grants come back.
+      ...(persistence === undefined ? {} : { persistence }),
+      onError: (reason, detail, code) => report.current?.(reason, detail, code),
+      schemaOf: (toolName) => {
+        const map = schemas.current;
+        return map !== undefined && Object.hasOwn(map, toolName) ? map[toolName] : undefined;
+      },
+    });
   };
   const [owned, setOwned] = useState(make);
-  if (owned.session !== props.session) {
-    // A new session starts afresh (a closed store and host stay closed): derive during render.
-    const next = make();
-    setOwned(next);
-    return next;
+  if (props.client !== undefined) {
+    if (owned.client !== undefined) setOwned(make());
+    return props.client;
   }
-  return owned;
+  if (owned.client === undefined || owned.session !== props.session) {
+    // A new session starts afresh (a closed store and host stay closed): derive during render.
+    const client = makeClient();
+    setOwned({ session: props.session, client });
+    return client;
+  }
+  return owned.client;
 }
 
 /** `preview` when the session says it lacks tool-stream-v1; `auto` otherwise. */
 function previewModeOf(session: ToolSession | undefined): PreviewMode {
   const capabilities = session?.capabilities;
   return capabilities !== undefined && !capabilities.includes(TOOL_STREAM_CAPABILITY) ? 'preview' : 'auto';
-}
-
-function useSessionWiring(value: ToolgateContextValue, report: Report, schemas: { current: ToolgateProviderProps['schemas'] }): void {
-  const { session, store, host, confirmations } = value;
-  useEffect(() => {
-    // `calls: store`: each card shows where its call stands with its approval.
-    const restoreApprovals = host.setApprovalHandler(createAppToolApprovalHandler(confirmations, { calls: store }));
-    if (session === undefined) return restoreApprovals;
-    const onError = reportThrough(report);
-    // A session kept across a reload keeps its standing grants too: given back before the session
-    // connects (its replay and the requests sent again meet them), saved on every change.
-    const stopGrants = session.persistence === undefined ? () => {} : keepGrants(session.persistence, confirmations.grants);
-    const stopEvents = session.subscribe((event) => store.getState().dispatch(event));
-    const unbind = bindAppToolHost(session, host, {
-      // The binding reports a thrown value (a failed send, a call it cannot answer): described here.
-      onError: (error: unknown) => onError(describeThrown(error), error, 'session-binding'),
-      lastSeq: () => store.getState().lastSeq,
-    });
-    // `calls: store`: an approval whose call ended here (the turn was interrupted, the server settled it) is withdrawn.
-    const schemaOf = (toolName: string) => {
-      const map = schemas.current;
-      return map !== undefined && Object.hasOwn(map, toolName) ? map[toolName] : undefined;
-    };
-    const stopGate = connectApprovalGate(session, confirmations, { onError, calls: store, schemaOf });
-    return () => {
-      stopGate();
-      unbind();
-      stopEvents();
-      stopGrants();
-      restoreApprovals();
-    };
-  }, [session, store, host, confirmations, report, schemas]);
 }
 
 function useLatest<T>(value: T): { current: T } {

@@ -94,7 +94,7 @@ function AgentPage({ speed, script = SCRIPT, holdAfter }: { speed: number; scrip
     void bridge.run().then(setResult);
   };
   return (
-    <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
+    <ToolgateProvider client={bridge.client}>
       <Frame>
         <TitleTool onTitle={setTitle} />
         <h2 style={{ margin: 0 }} data-testid="title">

@@ -77,7 +77,7 @@ function ChatPage({ speed, turns = TURNS }: { speed: number; turns?: Turn[] }) {
     void sendMessage({ text: 'What is the weather in Oslo? Then tidy up.' });
   };
   return (
-    <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
+    <ToolgateProvider client={bridge.client}>
       <Frame>
         <TitleTool onTitle={setTitle} />
         <h2 style={{ margin: 0 }} data-testid="title">

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findImportCycles, importGraph } from './import-graph';
 
 const src = fileURLToPath(new URL('../../src/', import.meta.url));
+const server = fileURLToPath(new URL('../../server/', import.meta.url));
 
 /** A throw-away source tree: file name to text. */
 function tree(files: Record<string, string>): string {
@@ -27,6 +28,14 @@ describe('imports in src/', () => {
   it('form no cycle: every module can be read (and loaded) before the modules that import it', () => {
     const graph = importGraph(src);
     expect(graph.size).toBeGreaterThan(50);
+    expect(findImportCycles(graph)).toEqual([]);
+  });
+});
+
+describe('imports in server/', () => {
+  it('form no cycle either: the reference server is read the same way as the kit', () => {
+    const graph = importGraph(server);
+    expect(graph.size).toBeGreaterThan(20);
     expect(findImportCycles(graph)).toEqual([]);
   });
 });

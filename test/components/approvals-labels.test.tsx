@@ -1,5 +1,5 @@
 /**
- * The strings of the second round of approvals (editor, grants, list of several, time left) come
+ * The strings of the approvals beyond approve and deny (editor, grants, list of several, time left) come
  * from the labels, so an application can translate every one of them.
  */
 import { StrictMode } from 'react';
@@ -10,7 +10,7 @@ import { ConfirmBatch, ConfirmToolDialog, ToolGrantList, ToolgateLabelsProvider,
 import { createManualClock } from 'toolgate/testing';
 import { englishWords, markers, visibleText } from './label-markers';
 
-describe('labels of approvals, second round', () => {
+describe('labels of the editor, grants, batches and expiry', () => {
   it('replace every string of the editor, the grants, the list of several and the time left', async () => {
     const user = userEvent.setup();
     const labels = markers(defaultLabels, 'A') as ToolgateLabels;

@@ -3,7 +3,7 @@ import { createArgumentsParser, createToolStreamStore, type ToolCall } from 'too
 import { callOf } from '../../src/core/call-table';
 import { canonicalJson } from '../../src/core/canonical-json';
 import type { JsonValue } from '../../src/core/json-value';
-import { sameJson } from '../../src/core/streamed-arguments';
+import { sameJson } from '../../src/core/json-diff';
 import fc from 'fast-check';
 import { toolEvents as e } from 'toolgate/testing';
 

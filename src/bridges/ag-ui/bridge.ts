@@ -11,7 +11,7 @@
  *   the run resumes with the answer.
  * - Stop: `stop()` (or an interrupt in the page) aborts the run and cancels every open call.
  */
-import type { AppToolHost, ConfirmationController, ToolStreamStore } from '../../core';
+import type { AppToolHost, ConfirmationController, ToolStreamStore, ToolgateClient } from '../../core';
 import { describeThrown } from '../../core/external-store';
 import { createAGUIEventMapper } from '../../adapters/ag-ui';
 import { readChunk } from '../../adapters/base';
@@ -73,6 +73,8 @@ export type AGUIRunResult =
  * await bridge.run();
  */
 export interface AGUIBridge {
+  /** The client the bridge fills and answers through: give it to `<ToolgateProvider client>`. */
+  readonly client: ToolgateClient;
   readonly store: ToolStreamStore;
   readonly host: AppToolHost;
   readonly confirmations: ConfirmationController;
@@ -101,7 +103,7 @@ type RunOutcome =
  * @example
  * const agent = new HttpAgent({ url: '/api/agent' });
  * const bridge = createAGUIBridge(agent);
- * // <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
+ * // <ToolgateProvider client={bridge.client}>
  * agent.addMessage({ id: 'm1', role: 'user', content: 'Delete the old forecast' });
  * const { status } = await bridge.run();
  */
@@ -230,6 +232,7 @@ export function createAGUIBridge(agent: AGUIAgentLike, options: AGUIBridgeOption
   };
 
   return {
+    client: kit.client,
     store: kit.store,
     host: kit.host,
     confirmations: kit.confirmations,

@@ -9,7 +9,7 @@
  *   `addToolApprovalResponse`, only if the chat still holds the arguments the person saw.
  * - Stop: stopping the chat cancels every open call at once, here and now.
  */
-import type { AppToolHost, ConfirmationController, ToolStreamEvent, ToolStreamStore } from '../../core';
+import type { AppToolHost, ConfirmationController, ToolStreamEvent, ToolStreamStore, ToolgateClient } from '../../core';
 import { describeThrown } from '../../core/external-store';
 import { createAISDKChunkMapper } from '../../adapters/ai-sdk';
 import { readChunk } from '../../adapters/base';
@@ -50,6 +50,8 @@ export interface AISDKBridgeOptions extends BridgeOptions {
  * bridge.connect(chat);
  */
 export interface AISDKBridge {
+  /** The client the bridge fills and answers through: give it to `<ToolgateProvider client>`. */
+  readonly client: ToolgateClient;
   readonly store: ToolStreamStore;
   readonly host: AppToolHost;
   readonly confirmations: ConfirmationController;
@@ -84,7 +86,7 @@ export interface AISDKBridge {
  *   sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
  * });
  * bridge.connect(chat);
- * // <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
+ * // <ToolgateProvider client={bridge.client}>
  */
 export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge {
   const kit = createBridgeKit(options);
@@ -193,6 +195,7 @@ export function createAISDKBridge(options: AISDKBridgeOptions = {}): AISDKBridge
   };
 
   return {
+    client: kit.client,
     store: kit.store,
     host: kit.host,
     confirmations: kit.confirmations,

@@ -6,9 +6,7 @@
  */
 import {
   createAppToolApprovalHandler,
-  createAppToolHost,
-  createConfirmationController,
-  createToolStreamStore,
+  createToolgate,
   fingerprintJson,
   type AppToolHost,
   type ApprovalMark,
@@ -19,23 +17,31 @@ import {
   type ToolResult,
   type ToolStreamEvent,
   type ToolStreamStore,
+  type ToolgateClient,
 } from '../../core';
 import { describeThrown } from '../../core/external-store';
 import { snapshotJson } from '../../core/json-value';
 import { createDerivedDescriptors, type LibraryTool } from './descriptors';
 
 /**
- * What every bridge takes: the kit's parts (made for you when absent) and where problems go.
+ * What every bridge takes: the kit's client, or its parts (a client is made from them with
+ * `createToolgate` when no `client` is given), and where problems go.
  *
  * @example
- * const options: BridgeOptions = { store: createToolStreamStore(), onError: (reason, detail, code) => console.warn(code, reason) };
+ * const options: BridgeOptions = { client: createToolgate(), onError: (reason, detail, code) => console.warn(code, reason) };
  */
 export interface BridgeOptions {
-  /** The store the calls fill; by default one is made (pass it to `<ToolgateProvider store>`). */
+  /**
+   * The client whose store the calls fill, whose host runs the page's app tools and whose queue
+   * asks a person (give the same client to `<ToolgateProvider client>`). When given, `store`,
+   * `host` and `confirmations` are not read.
+   */
+  client?: ToolgateClient;
+  /** The store the calls fill; by default the client's (pass it to `<ToolgateProvider store>`). */
   store?: ToolStreamStore;
-  /** The host that runs the page's app tools (`useAppTool` registers there); by default one is made. */
+  /** The host that runs the page's app tools (`useAppTool` registers there); by default the client's. */
   host?: AppToolHost;
-  /** The queue of approvals a person answers (`<ConfirmToolDialog />`); by default one is made. */
+  /** The queue of approvals a person answers (`<ConfirmToolDialog />`); by default the client's. */
   confirmations?: ConfirmationController;
   /**
    * Each tool's descriptor (effect, risk, title) for the approval dialog; an approval is always
@@ -84,6 +90,8 @@ export interface KitCall {
 }
 
 export interface BridgeKit {
+  /** The client the bridge fills and answers through: the one given, or one made from the options. */
+  readonly client: ToolgateClient;
   readonly store: ToolStreamStore;
   readonly host: AppToolHost;
   readonly confirmations: ConfirmationController;
@@ -130,9 +138,15 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
       console.error('toolgate: an onError handler threw', error);
     }
   };
-  const store = options.store ?? createToolStreamStore({ onError: (reason, event, issue) => report(reason, event, issue) });
-  const confirmations = options.confirmations ?? createConfirmationController();
-  const host = options.host ?? createAppToolHost({ requestApproval: createAppToolApprovalHandler(confirmations) });
+  const client =
+    options.client ??
+    createToolgate({
+      ...(options.store === undefined ? {} : { calls: options.store }),
+      ...(options.host === undefined ? {} : { host: options.host }),
+      ...(options.confirmations === undefined ? {} : { approvals: options.confirmations }),
+      onError: report,
+    });
+  const { calls: store, host, approvals: confirmations } = client;
   const descriptors = createDerivedDescriptors(options.describe, options.trustedMcpClients);
   // The library asked for a person's answer: whatever the descriptor says, it is asked.
   const ask = createAppToolApprovalHandler(confirmations, {
@@ -184,6 +198,7 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
   };
 
   return {
+    client,
     store,
     host,
     confirmations,

@@ -1,5 +1,5 @@
 /**
- * The server's gate, second round: an `editable` request answered with the person's edited
+ * The server's gate beyond approve and deny: an `editable` request answered with the person's edited
  * arguments and their own fingerprint; a standing grant's answer sent `automatic: true`; an
  * expired request answered with nothing (the server ends it itself); a deny's reason always sent;
  * and the call's card marked with what happened.
@@ -29,7 +29,7 @@ function setup(request: Record<string, unknown> = {}) {
   return { clock, session, confirmations, store, stop, emit, call };
 }
 
-describe("the server's gate, second round", () => {
+describe("the server's gate: edits, grants, expiry, reasons and marks", () => {
   it('sends the edited arguments with their own fingerprint, and marks the call approved and edited with what runs', async () => {
     const { session, confirmations, emit, call, stop } = setup({ editable: true });
     emit();

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The default gate's second-round requests: schedule_payment asked editable and expiring (after the
+ * The default gate's editable, expiring and always-asked requests: schedule_payment asked editable and expiring (after the
  * turn's params.approvalTtlMs, else two minutes), send_reminder asked although it is not high risk.
  */
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ const call = (name: string, risk: GateCall['risk'], params: Record<string, unkno
   params,
 });
 
-describe('the default gate, second round', () => {
+describe('the default gate: editable, expiring and always-asked requests', () => {
   it('asks about schedule_payment with an editable request that expires after the turn’s approvalTtlMs', () => {
     expect(defaultBeforeToolCall(call('schedule_payment', 'high', { approvalTtlMs: 3_000 }))).toEqual({ action: 'confirm', editable: true, expiresInMs: 3_000 });
   });

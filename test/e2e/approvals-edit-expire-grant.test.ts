@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The second round of approvals in the demo, against the real reference server, by keyboard alone
+ * Edits, expiry, standing grants and batches of approvals in the demo, against the real reference server, by keyboard alone
  * (Tab, Enter, typing): an editable request edited then approved runs exactly the edit; an
  * expiring request says Expired on time and nothing runs; a standing grant answers the same tool's
  * next request by itself, and Revoke in the grant list stops it.

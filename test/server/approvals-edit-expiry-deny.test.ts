@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The gate, second round, over a real socket: edited arguments only where the request was
+// The gate's edits, expiry and deny reasons, over a real socket: edited arguments only where the request was
 // editable, validated against the tool's schema, bound to the fingerprint of the server's own
 // canonical JSON of the edit, and run exactly; requests that expire, and refuse a late decision;
 // a deny's reason is the call's result the model reads.

@@ -1,0 +1,173 @@
+/**
+ * `createToolgate()`: the one object a page makes for one agent session, outside React. It owns
+ * the tool-call store, the app-tool host and the approvals, and it is the only place they are
+ * wired to each other and to a session: `<ToolgateProvider>` and both bridges go through it.
+ * See docs/architecture.md "The client".
+ *
+ * (Named `toolgate-client.ts`, not `client.ts`: `src/client/` is the reference server's
+ * WebSocket client, another thing.)
+ */
+import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from './app-tool-host';
+import { bindAppToolHost } from './bind-session';
+import { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';
+import { createConfirmationController } from './confirmation-controller';
+import type { ConfirmationController, ConfirmationControllerOptions } from './confirmation-types';
+import { describeThrown, type ErrorReporter } from './external-store';
+import type { ToolSession } from './session';
+import { keepGrants, type SessionPersistence } from './session-persistence';
+import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from './store';
+
+/**
+ * Options of {@link createToolgate}. Each part is made by the client unless one made elsewhere is
+ * given (then the client wires it all the same).
+ *
+ * @example
+ * const options: ToolgateOptions = { storeOptions: { coalesce: 'frame' }, hostOptions: { timeoutMs: 10_000 }, onError: (reason, detail, code) => console.warn(code, reason) };
+ */
+export interface ToolgateOptions {
+  /** A tool-call store made elsewhere (`createToolStreamStore`); otherwise one is made with `storeOptions`. */
+  calls?: ToolStreamStore;
+  /** Options of the store the client makes (`coalesce`, `previewMode`, …). */
+  storeOptions?: ToolStreamStoreOptions;
+  /** An app-tool host made elsewhere; otherwise one is made with `hostOptions`. */
+  host?: AppToolHost;
+  /** Options of the host the client makes (`timeoutMs`, …). */
+  hostOptions?: AppToolHostOptions;
+  /** A confirmation controller made elsewhere; otherwise one is made with `approvalOptions`. */
+  approvals?: ConfirmationController;
+  /** Options of the controller the client makes (`room`, `clock`, `grants`, …). */
+  approvalOptions?: ConfirmationControllerOptions;
+  /**
+   * Where the session is kept across a reload: the host the client makes records the calls it
+   * runs there (a call that was running when the page went away is never run again), and each
+   * connected session keeps its standing grants there. Default: the connected session's own
+   * `persistence` for the grants.
+   */
+  persistence?: SessionPersistence;
+  /** The JSON Schema of a server tool's arguments, by name: an editable request's editor is then a form of its fields. */
+  schemaOf?: (toolName: string) => Record<string, unknown> | undefined;
+  /**
+   * Told of what was refused or went wrong, as `(reason, detail, code)`, by every part the client
+   * makes and by the session wiring (`session-binding`, `malformed-approval-request`, …).
+   */
+  onError?: ErrorReporter;
+}
+
+/**
+ * What {@link createToolgate} returns: the parts, and the one place they meet a session.
+ *
+ * @example
+ * const client: ToolgateClient = createToolgate();
+ * const disconnect = client.connect(session);
+ * client.calls.getState().order; // the calls the session has shown
+ */
+export interface ToolgateClient {
+  /** The tool-call store: what every card and list reads. */
+  readonly calls: ToolStreamStore;
+  /** Runs the page's app tools (`useAppTool` registers there). */
+  readonly host: AppToolHost;
+  /** The approvals a person answers: the confirmation queue, with its standing grants at `approvals.grants`. */
+  readonly approvals: ConfirmationController;
+  /**
+   * Wire a session: its events into the store, its app-tool calls through the host's epoch gate
+   * (results, `hello`, `tools.update` and interrupts back), its approval requests into the queue
+   * and their answers back, once each. Returns the function that disconnects (what is queued
+   * stays to be answered; the parts stay usable, so a StrictMode remount connects again).
+   */
+  connect(session: ToolSession): () => void;
+  /**
+   * Attach what the client wires into parts made elsewhere (a given host asks the client's
+   * approvals) until the returned function is called; `connect` does it for its own duration.
+   * `<ToolgateProvider>` mounts its client while it is mounted, as TanStack Query's provider does.
+   */
+  mount(): () => void;
+  /** Disconnect every session, withdraw the approvals still waiting and close the host: the client is done. */
+  close(): void;
+}
+
+/**
+ * Make the store, host and approvals for one agent session and wire them to each other: an app
+ * tool with `confirm` asks the client's approvals, and each call's card shows where its approval
+ * stands. Make it once, outside React (as TanStack Query's `QueryClient`), and give it to
+ * `<ToolgateProvider client>` or a bridge's `client` option.
+ *
+ * @example
+ * const client = createToolgate({ storeOptions: { coalesce: 'frame' } });
+ * const disconnect = client.connect(session);
+ * // <ToolgateProvider client={client}><ToolCallList /><ConfirmToolDialog /></ToolgateProvider>
+ * disconnect();
+ * client.close();
+ */
+export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
+  const report: ErrorReporter = (reason, detail, code) => options.onError?.(reason, detail, code);
+  const calls = options.calls ?? createToolStreamStore({ onError: report, ...options.storeOptions });
+  const approvals = options.approvals ?? createConfirmationController({ onError: report, ...options.approvalOptions });
+  // `calls`: each card shows where its call stands with its approval.
+  const approvalHandler = createAppToolApprovalHandler(approvals, { calls });
+  const host =
+    options.host ??
+    createAppToolHost({
+      onError: report,
+      requestApproval: approvalHandler,
+      ...(options.persistence === undefined ? {} : { savedCalls: options.persistence.calls }),
+      ...options.hostOptions,
+    });
+  // A host made elsewhere is told of the approvals only while the client is mounted: making a
+  // client changes nothing outside it (React may make one during a render and drop it).
+  let mounts = 0;
+  let restoreApprovals = (): void => {};
+  const mount = (): (() => void) => {
+    if (options.host !== undefined && mounts++ === 0) restoreApprovals = host.setApprovalHandler(approvalHandler);
+    let mounted = true;
+    return () => {
+      if (!mounted) return;
+      mounted = false;
+      if (options.host !== undefined && --mounts === 0) restoreApprovals();
+    };
+  };
+  const connections = new Set<() => void>();
+
+  const connect = (session: ToolSession): (() => void) => {
+    // A session kept across a reload keeps its standing grants too: given back before the session's
+    // replay and the requests sent again meet them, saved on every change.
+    const persistence = options.persistence ?? session.persistence;
+    const unmount = mount();
+    const stopGrants = persistence === undefined ? () => {} : keepGrants(persistence, approvals.grants);
+    const stopEvents = session.subscribe((event) => calls.getState().dispatch(event));
+    const unbind = bindAppToolHost(session, host, {
+      // The binding reports a thrown value (a failed send, a call it cannot answer): described here.
+      onError: (error: unknown) => report(describeThrown(error), error, 'session-binding'),
+      lastSeq: () => calls.getState().lastSeq,
+    });
+    // `calls`: an approval whose call ended here (the turn was interrupted, the server settled it) is withdrawn.
+    const stopGate = connectApprovalGate(session, approvals, {
+      onError: report,
+      calls,
+      ...(options.schemaOf === undefined ? {} : { schemaOf: options.schemaOf }),
+    });
+    let connected = true;
+    const disconnect = (): void => {
+      if (!connected) return;
+      connected = false;
+      connections.delete(disconnect);
+      stopGate();
+      unbind();
+      stopEvents();
+      stopGrants();
+      unmount();
+    };
+    connections.add(disconnect);
+    return disconnect;
+  };
+
+  let closed = false;
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    for (const disconnect of [...connections]) disconnect();
+    approvals.withdrawAll('the client closed');
+    host.close();
+  };
+
+  return { calls, host, approvals, mount, connect, close };
+}
