@@ -317,22 +317,36 @@ export const Expiring: Story = {
   },
 };
 
-/** Expired: "Expired", Deny and Approve disabled where they were, a late Enter on Approve runs nothing; Close ends it. */
+/** Expired: "Expired", Deny and Approve disabled where they were, and a late Enter on Approve runs nothing. */
 export const Expired: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[{ ...expiring, expiresIn: 20_000 }]} />,
   play: async ({ canvasElement }) => {
-    const dialog = await proposeAndReview(canvasElement);
-    const inside = within(dialog);
-    await waitOnPage(canvasElement, 30_000);
-    await untilStatus(dialog, 'expired');
-    await expect(dialog.querySelector('.toolgate-confirm-expiry')).toHaveTextContent(/^Expired/);
-    await expect(inside.getByRole('alert')).toHaveTextContent('The request expired');
-    const approve = inside.getByRole('button', { name: 'Approve' });
-    await expect(approve).toHaveAttribute('aria-disabled', 'true');
-    await expect(inside.getByRole('button', { name: 'Deny' })).toHaveAttribute('aria-disabled', 'true');
-    await press(approve);
-    await expect(ranText(canvasElement)).toBe('Nothing ran');
-    await press(inside.getByRole('button', { name: 'Close' }));
+    await expireOnScreen(canvasElement);
+  },
+};
+
+/** After expiry, Close ends the request as expired. */
+export const ExpiredThenClosed: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[{ ...expiring, expiresIn: 20_000 }]} />,
+  play: async ({ canvasElement }) => {
+    const dialog = await expireOnScreen(canvasElement);
+    await press(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(outcomesText(canvasElement)).toBe('deploy: expired'));
   },
 };
+
+/** Proposes a request that expires in 20 s, lets 30 s pass on the page's clock, and checks what the dialog shows. */
+async function expireOnScreen(canvasElement: HTMLElement): Promise<HTMLElement> {
+  const dialog = await proposeAndReview(canvasElement);
+  const inside = within(dialog);
+  await waitOnPage(canvasElement, 30_000);
+  await untilStatus(dialog, 'expired');
+  await expect(dialog.querySelector('.toolgate-confirm-expiry')).toHaveTextContent(/^Expired/);
+  await expect(inside.getByRole('alert')).toHaveTextContent('The request expired');
+  const approve = inside.getByRole('button', { name: 'Approve' });
+  await expect(approve).toHaveAttribute('aria-disabled', 'true');
+  await expect(inside.getByRole('button', { name: 'Deny' })).toHaveAttribute('aria-disabled', 'true');
+  await press(approve);
+  await expect(ranText(canvasElement)).toBe('Nothing ran');
+  return dialog;
+}

@@ -79,14 +79,23 @@ afterAll(async () => {
 /** The story as Chromium shows it once its play function has finished. */
 async function shoot(id: string, theme: (typeof THEMES)[number]): Promise<Buffer> {
   const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1, reducedMotion: 'reduce', colorScheme: 'light' });
-  page.setDefaultTimeout(60_000);
+  // A story that waits on its page (the expiry stories move a clock through 30 s of ticks) may take a while.
+  page.setDefaultTimeout(150_000);
   try {
-    await page.goto(`${server.url}iframe.html?id=${id}&viewMode=story&globals=theme:${theme}`);
-    // Storybook's render of the story: 'finished' once the play function and afterEach ran.
+    await page.goto(`${server.url}iframe.html?id=${id}&viewMode=story&globals=theme:${theme};a11y.manual:!true`);
+    // Storybook's render of the story: 'finished' once the play function and afterEach ran. Axe is
+    // not run here (a11y.manual): the story tests run it in both themes; a shot only needs the pixels.
+    // The same render must still be the current one a moment later: a story may render again (its
+    // globals from the address), and an earlier render's 'finished' is not the picture to take.
     await page.waitForFunction(() => {
-      const render = (window as unknown as { __STORYBOOK_PREVIEW__?: { currentRender?: { phase?: string } } }).__STORYBOOK_PREVIEW__?.currentRender;
-      return render?.phase === 'finished' || render?.phase === 'errored';
-    });
+      type Render = { phase?: string };
+      const w = window as unknown as { __STORYBOOK_PREVIEW__?: { currentRender?: Render }; __shotSeen?: { render: Render; at: number } };
+      const render = w.__STORYBOOK_PREVIEW__?.currentRender;
+      if (render?.phase === 'errored') return true;
+      if (render?.phase !== 'finished') return false;
+      if (w.__shotSeen?.render !== render) w.__shotSeen = { render, at: performance.now() };
+      return performance.now() - w.__shotSeen.at > 500;
+    }, undefined, { polling: 100 });
     const phase = await page.evaluate(() => (window as unknown as { __STORYBOOK_PREVIEW__: { currentRender: { phase: string } } }).__STORYBOOK_PREVIEW__.currentRender.phase);
     if (phase !== 'finished') throw new Error(`${id} (${theme}): the story's render ended ${phase}`);
     await page.evaluate(async () => {
