@@ -18,8 +18,8 @@ export interface SizeRow {
 // `limit` is a gate against regression, at today's size with a little room; `goal` is where the
 // kit is going (the first round's targets), printed and not failing the run.
 const ENTRIES = [
-  { entry: 'toolgate/core', file: 'src/core/index.ts', limit: 34_000, goal: 12_000 },
-  { entry: 'toolgate', file: 'src/index.ts', limit: 72_000, goal: 20_000 },
+  { entry: 'toolgate/core', file: 'src/core/index.ts', limit: 36_000, goal: 12_000 },
+  { entry: 'toolgate', file: 'src/index.ts', limit: 74_000, goal: 20_000 },
 ];
 
 export async function benchSize(): Promise<{ rows: SizeRow[]; gates: Gate[] }> {

@@ -89,7 +89,7 @@ export const Streaming1MB: Story = {
     await untilReplayed(canvasElement);
     await waitFor(() => expect(card(canvasElement).dataset['status']).toBe('issued'));
     await expect(canvas.getByText('Running')).toBeVisible();
-    await expect(canvas.getByRole('button', { name: `${MEGABYTE.toLocaleString('en-US')} characters` })).toBeVisible();
+    await expect(canvas.getByRole('button', { name: `content: ${MEGABYTE.toLocaleString('en-US')} characters` })).toBeVisible();
     await expect(canvasElement.querySelector('[data-writing]')).toBeNull();
   },
 };

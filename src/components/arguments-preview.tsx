@@ -221,21 +221,24 @@ function Container({ value, schema, writing, depth, name }: NodeProps & { value:
     );
   };
   const row = (key: string | number, node: ReactNode, state?: string) => rows.push(makeRow(key, node, state));
-  const nameOf = (key: string | number): string => (isArray ? `${name ?? ''}[${key}]` : (childSchema(schema, key)?.title ?? String(key)));
+  // From the child's schema already read for the row: reading the schema again costs every row a lookup.
+  const nameOf = (key: string | number, sub: ArgumentsSchema | undefined): string => (isArray ? `${name ?? ''}[${key}]` : (sub?.title ?? String(key)));
   const cache = useRowCache(schema, depth, count);
   for (let i = 0; i < Math.min(count, shown); i++) {
     const key = isArray ? i : (keys as string[])[i] as string;
     const child = (value as Record<string | number, unknown>)[key];
     if (next === key) {
       // The child on the written path: the only one whose value changes while the text streams.
-      row(key, <JsonNode value={child} schema={childSchema(schema, key)} writing={writing?.slice(1)} depth={depth + 1} name={nameOf(key)} />);
+      const sub = childSchema(schema, key);
+      row(key, <JsonNode value={child} schema={sub} writing={writing?.slice(1)} depth={depth + 1} name={nameOf(key, sub)} />);
       continue;
     }
     // A sibling: the parser shares a closed child between previews, so the same value gets the
     // same element, which React skips without rendering or comparing anything below it.
     let kept = cache.get(key);
     if (kept === undefined || kept.child !== child) {
-      kept = { child, row: makeRow(key, <JsonNode value={child} schema={childSchema(schema, key)} writing={undefined} depth={depth + 1} name={nameOf(key)} />) };
+      const sub = childSchema(schema, key);
+      kept = { child, row: makeRow(key, <JsonNode value={child} schema={sub} writing={undefined} depth={depth + 1} name={nameOf(key, sub)} />) };
       cache.set(key, kept);
     }
     rows.push(kept.row);

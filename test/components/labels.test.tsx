@@ -54,7 +54,8 @@ describe('labels', () => {
     await wait(1500);
 
     // Open the disclosures, so that their expanded labels show too.
-    for (const name of [marker.get('L.items'), marker.get('L.characters')]) await user.click(screen.getAllByRole('button', { name: name as string }).at(-1) as HTMLElement);
+    // Each toggle is named after its field (labels.toggleOf), which says the summary (items, characters) too.
+    for (const toggle of screen.getAllByRole('button', { name: marker.get('L.toggleOf') as string })) await user.click(toggle);
     expect(screen.getByRole('button', { name: marker.get('L.showAll') as string })).toBeInTheDocument();
 
     const words = englishWords();

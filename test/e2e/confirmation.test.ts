@@ -51,7 +51,7 @@ describe('demo: the before-tool-call gate', () => {
     await dialog(page).waitFor();
     await dialog(page).getByRole('button', { name: 'Deny', exact: true }).click();
     await turnEnded(page, 'completed', turn);
-    const badge = card(page, 'deploy_service').locator('[data-code]');
+    const badge = card(page, 'deploy_service').locator('.toolgate-badge[data-code]');
     await expect(badge.getAttribute('data-code')).resolves.toBe('REJECTED');
     await card(page, 'deploy_service').getByText('REJECTED').first().waitFor();
 
