@@ -83,6 +83,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
+          // A file's first test also loads its modules (React, Radix, jsdom): under load on a
+          // 2-core machine that alone passed vitest's 5 s default. Waits end on state, so this
+          // limit only stops a test that hangs.
+          testTimeout: 30_000,
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/e2e/**'],
           setupFiles: ['test/setup.ts'],

@@ -99,6 +99,9 @@ async function shoot(id: string, theme: (typeof THEMES)[number]): Promise<Buffer
     const phase = await page.evaluate(() => (window as unknown as { __STORYBOOK_PREVIEW__: { currentRender: { phase: string } } }).__STORYBOOK_PREVIEW__.currentRender.phase);
     if (phase !== 'finished') throw new Error(`${id} (${theme}): the story's render ended ${phase}`);
     await page.evaluate(async () => {
+      // The picture is the top of the story: where the page scrolled to depends on which control
+      // took focus last, and on a loaded machine that is a matter of timing, not of the story.
+      window.scrollTo(0, 0);
       await document.fonts.ready;
       await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
     });
