@@ -4,17 +4,11 @@
  * keyboard, deny), the room write whose answer is lost (uncertain, one effect), and axe.
  */
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, expectCleanSession, openDemo, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
+import { card, expectCleanSession, openDemo, serverHas, startTurn, turnEnded, useStack } from './harness';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack();
 
 const dialog = (page: Page) => page.getByRole('dialog');
 
