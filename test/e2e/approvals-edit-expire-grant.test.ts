@@ -7,11 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, expectCleanSession, openDemo, sentFrames, serverHas, turnEnded, useStack, type Stack, type StartedTurn } from './harness';
+import { card, dialog, expectCleanSession, openDemo, sentFrames, serverHas, turnEnded, useStack, type Stack, type StartedTurn } from './harness';
 
 const stack = useStack();
 
-const dialog = (page: Page) => page.getByRole('dialog');
 // The cards follow the store, which draws at most once a frame: wait for a card's state, never
 // read it once when the turn's status says it ended.
 

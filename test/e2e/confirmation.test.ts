@@ -6,11 +6,10 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, expectCleanSession, openDemo, serverHas, startTurn, turnEnded, useStack } from './harness';
+import { card, dialog, expectCleanSession, openDemo, serverHas, startTurn, turnEnded, useStack } from './harness';
 
 const stack = useStack();
 
-const dialog = (page: Page) => page.getByRole('dialog');
 
 describe('demo: the before-tool-call gate', () => {
   it('approving a high-risk call with the keyboard runs exactly what was shown', async () => {

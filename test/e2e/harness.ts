@@ -185,6 +185,11 @@ export async function openDemo(
   };
 }
 
+/** The confirmation dialog (Radix portals it into the body). */
+export function dialog(page: Page) {
+  return page.getByRole('dialog');
+}
+
 /** The card of the first call of `name`. */
 export function card(page: Page, name: string) {
   return page.getByRole('article', { name, exact: true }).first();

@@ -8,11 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
 import { defaultBeforeToolCall } from '../../server/agent-tools';
-import { card, expectCleanSession, openDemo, sentFrames, serverHas, startTurn, turnEnded, useStack, type Stack } from './harness';
+import { card, dialog, expectCleanSession, openDemo, sentFrames, serverHas, startTurn, turnEnded, useStack, type Stack } from './harness';
 
 const stack = useStack();
 
-const dialog = (page: Page) => page.getByRole('dialog');
 const RELOADED_WHILE_RUNNING = 'outcome unknown: the page reloaded while it ran';
 
 /** Reload the tab and wait until the page has resumed the session it kept (the same session id). */
