@@ -1,18 +1,19 @@
 #!/usr/bin/env node
-// The public JSDoc is written for users (convention 8: a JSDoc line and an @example on every
+// The public JSDoc is written for users (docs/architecture.md, "Conventions": a JSDoc line and an @example on every
 // public export). Through the TypeScript compiler API, over the barrel of every entry point
 // (the entries are read from .storybook/aliases.ts, the one list tests and stories resolve), this
 // fails when:
 // - an export's declarations carry no @example;
 // - an @example does not parse as TypeScript (TSX): examples are code a user can paste;
 // - the JSDoc of an export or of its members speaks of where a rule came from instead of the rule
-//   (the runtimes' code names, "seed 000", "DESIGN"): comments in code may cite sources, JSDoc is
-//   what users read in their editor and in the .d.ts.
+//   (the runtimes' code names, the numbered source documents, the design notes): comments in code
+//   point to docs/protocol.md and docs/architecture.md, JSDoc is what users read in their editor and in the .d.ts.
 // Run by `npm test`.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { SOURCE_WORDS } from './source-words.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const aliases = readFileSync(join(root, '.storybook', 'aliases.ts'), 'utf8');
@@ -24,8 +25,6 @@ const { options } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, roo
 const program = ts.createProgram({ rootNames: BARRELS.map((b) => join(root, b)), options: { ...options, noEmit: true } });
 const checker = program.getTypeChecker();
 
-/** Words that name where a rule came from, not what it is. */
-const SOURCE_WORDS = /\bvRT\b|\brmc\b|\bseed \d{3}\b|\bDESIGN\b/;
 
 const hasExample = (declaration) => ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'example');
 const commentText = (comment) => (typeof comment === 'string' ? comment : ts.getTextOfJSDocComment(comment) ?? '');

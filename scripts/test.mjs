@@ -25,7 +25,7 @@ const extraSteps = [
   },
   { name: 'package: size-limit (.size-limit.json)', command: 'node_modules/.bin/size-limit' },
   { name: 'package: smoke test with React 18.3 and 19', command: 'node scripts/smoke.mjs' },
-  // DESIGN convention 8: every public export has JSDoc with an @example (TypeScript's API over the barrels).
+  // docs/architecture.md, "Conventions": every public export has JSDoc with an @example (TypeScript's API over the barrels).
   { name: 'JSDoc: an @example on every public export', command: 'node scripts/check-examples.mjs' },
 ];
 

@@ -1,5 +1,5 @@
 /**
- * The agent's server tools (seed 000: run in the agent's session, declare a risk, report
+ * The agent's server tools (docs/protocol.md, "The agent's side": run in the agent's session, declare a risk, report
  * progress with `context.emit()`, are cancelled by their AbortSignal) and the default
  * before-tool-call gate.
  */
@@ -17,7 +17,7 @@ export interface ServerToolContext {
   sleep(ms: number): Promise<boolean>;
   /**
    * Record the tool's external effect at its commit point. After this, cancelling the call
-   * cannot undo it (seed 000: cancellation is cooperative).
+   * cannot undo it (cancellation is cooperative: docs/protocol.md, "App tools").
    */
   commit(summary: unknown): void;
   /**
@@ -56,7 +56,7 @@ export interface GateCall {
 }
 
 /**
- * seed 000 `beforeToolCall`: allow a call, reject it, or rewrite its arguments; `confirm`
+ * The before-tool-call gate (docs/protocol.md, "The agent's side"): allow a call, reject it, or rewrite its arguments; `confirm`
  * waits for the page's on-screen approval of the (possibly rewritten) arguments.
  */
 export type GateDecision =
@@ -192,7 +192,7 @@ export function builtInServerTools(): ServerTool[] {
       async run(args, ctx) {
         const steps = ['building image', 'pushing image', 'running migrations', 'switching traffic'];
         for (const [i, step] of steps.entries()) {
-          // seed 000: check the signal after every await and right before committing.
+          // docs/protocol.md, "App tools": check the signal after every await and right before committing.
           if (ctx.signal.aborted) return null;
           ctx.emit({ step, done: i, of: steps.length, percent: Math.round((i / steps.length) * 100) });
           if (!(await ctx.sleep(500))) return null;

@@ -1,7 +1,7 @@
 /**
  * Canonical JSON (RFC 8785, JCS) and SHA-256 fingerprints, written for the reference server
  * alone. The kit has its own implementation; keeping two lets a test compare them, so that a
- * bug in one cannot hide in both (DESIGN.md, "Reference server").
+ * bug in one cannot hide in both (docs/architecture.md, "The reference server").
  */
 import { createHash } from 'node:crypto';
 

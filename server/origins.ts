@@ -1,5 +1,5 @@
 /**
- * Which web pages may open a session (DESIGN "Reference server": WebSocket upgrades only from
+ * Which web pages may open a session (docs/architecture.md, "The reference server": WebSocket upgrades only from
  * allowed origins). A browser always sends `Origin` with a WebSocket upgrade, and a page cannot
  * forge it: checking it is what stops another site's page, open in the same browser, from driving
  * a session with the person's network position. A client that is not a browser sends no `Origin`

@@ -1,6 +1,6 @@
 /**
  * The messages of the reference server. The kit's wire (`src/core/wire.ts`) fixes the tool
- * events and the session messages of DESIGN.md; the rest (welcome, resume, turns, the room over
+ * events and the session messages of docs/protocol.md; the rest (welcome, resume, turns, the room over
  * the socket, faults) is written once, as types, in `src/client/protocol.ts`, which the client
  * shares: this file only checks and narrows what arrives (documented in server/README.md).
  */
@@ -259,7 +259,7 @@ function parseFault(m: Record<string, unknown>): ParseResult {
   }
 }
 
-/** A tool result as the seed defines it: `{ ok: true, output }` or `{ ok: false, code, message? }`. */
+/** A tool result as docs/protocol.md, "App tools" defines it: `{ ok: true, output }` or `{ ok: false, code, message? }`. */
 export function isToolResult(v: unknown): v is ToolResult {
   if (!isRecord(v)) return false;
   if (v.ok === true) return Object.hasOwn(v, 'output');

@@ -14,7 +14,7 @@ export type EffectOutcome = ReferenceEffect['outcome'];
 /** One effect; `sessionId` says whose it is, and only that session's `listEffects` shows it. */
 export type EffectRecord = ReferenceEffect;
 
-/** Internal trace publications (rmc `tool.completed`): a log entry, never a receipt. */
+/** Internal trace publications (`tool.completed`): a log entry, never a receipt. */
 export interface TraceRecord {
   at: number;
   type: 'tool.invoked' | 'tool.completed' | 'tool.failed';

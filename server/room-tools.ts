@@ -1,5 +1,5 @@
 /**
- * The room's own tools (seed 002 handlers, each validating its own arguments) over a small
+ * The room's own tools (handlers as docs/protocol.md, "Rooms" describes them, each validating its own arguments) over a small
  * in-memory customer book: read a customer, add a note, send an invoice, delete a customer.
  */
 import type { ReferenceRoomErrorCode } from '../src/client/protocol';
@@ -18,7 +18,7 @@ export class RoomError extends Error {
   }
 }
 
-/** seed 002: name, input schema, read/write effect, required action, confirmation requirement. */
+/** docs/protocol.md, "Rooms": name, input schema, read/write effect, required action, confirmation requirement. */
 export interface RoomToolDescriptor {
   name: string;
   description: string;
@@ -36,7 +36,7 @@ export interface RoomToolContext {
   invocationId: string;
 }
 
-/** seed 002 `ToolHandler`: the handler owns the operation and its argument validation. */
+/** The room's `ToolHandler`: the handler owns the operation and its argument validation. */
 export interface RoomToolHandler {
   descriptor: RoomToolDescriptor;
   invoke(args: unknown, context: RoomToolContext): unknown;

@@ -1,5 +1,5 @@
 /**
- * A room after seed 002 (rmc): tools registered with descriptors, authority granted per
+ * A room (docs/protocol.md, "Rooms"): tools registered with descriptors, authority granted per
  * session, confirmations bound to room + tool + SHA-256 of the canonical arguments and
  * consumed once, and a record of every invocation. It never deduplicates: a second invoke
  * with a consumed confirmation is refused, and the refusal is recorded.
@@ -114,7 +114,7 @@ export class Room {
     for (const tool of options.tools ?? []) this.register(tool);
   }
 
-  /** Register a handler. Its required action must name the tool (seed 002). */
+  /** Register a handler. Its required action must name the tool (docs/protocol.md, "Rooms"). */
   register(handler: RoomToolHandler): void {
     const d = handler.descriptor;
     if (d.requiredAction !== `tool:invoke:${d.name}`) {
@@ -219,7 +219,7 @@ export class Room {
   }
 
   /**
-   * seed 002: obtaining a confirmation requires `tool:confirm` on the tool name. The id is
+   * Obtaining a confirmation requires `tool:confirm` on the tool name. The id is
    * bound to this room, the tool and the SHA-256 of the canonical arguments.
    */
   confirmTool(sessionId: string, toolName: unknown, args: unknown, prepared?: PreparedArguments): ConfirmResult {
@@ -254,7 +254,7 @@ export class Room {
   }
 
   /**
-   * seed 002 `room.invokeTool(toolName, args, confirmationId?)`: checks authority, then the
+   * `room.invokeTool(toolName, args, confirmationId?)`: checks authority, then the
    * confirmation (consumed before the handler runs), then lets the handler validate and act.
    * Every attempt that names a registered tool is recorded, refused ones with their reason.
    */
@@ -323,14 +323,14 @@ export class Room {
       return { ok: false, error, record };
     }
     const record = this.records.addEffect({ ...base, outcome: 'accepted', result });
-    // seed 002: the runtime also attempts internal trace publications; they are not receipts.
+    // The room also publishes internal traces; they are not receipts (docs/protocol.md, "Rooms").
     this.records.addTrace({ type: 'tool.invoked', roomId: this.id, toolName: d.name, invocationId, sessionId, effectId: record.id });
     this.records.addTrace({ type: 'tool.completed', roomId: this.id, toolName: d.name, invocationId, sessionId, effectId: record.id, ok: true });
     return { ok: true, result, record };
   }
 
   /**
-   * The confirmation this invoke may consume (seed 002: bound to this room, this tool, these
+   * The confirmation this invoke may consume (docs/protocol.md, "Rooms": bound to this room, this tool, these
    * arguments, and here to the session that made it; unused and unexpired), or why not. A refusal
    * leaves it as it was.
    */

@@ -1,6 +1,6 @@
 /**
  * The small part of JSON Schema the reference tools use, so a server tool can answer INVALID
- * without running (seed 000, "Validation"). Not a general validator: unknown keywords are
+ * without running (docs/protocol.md, "App tools"). Not a general validator: unknown keywords are
  * ignored.
  */
 

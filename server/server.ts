@@ -1,6 +1,6 @@
 /**
- * The reference server: a WebSocket endpoint (package `ws`) speaking the session of DESIGN.md
- * for the two runtimes of the seeds. See server/README.md for the protocol, its limits, and what
+ * The reference server: a WebSocket endpoint (package `ws`) speaking the session of
+ * docs/protocol.md, as the agent and as the room. See server/README.md for the protocol, its limits, and what
  * a deployment must add.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -38,15 +38,15 @@ export interface ReferenceServerOptions {
   tokenDelayMs?: number;
   /** The clock for pacing, timeouts, expiries and message budgets (tests pass a manual one). */
   timer?: Timer;
-  /** seed 000: app tools are offered to the model only when the agent accepts them. Default 'accept'. */
+  /** App tools are offered to the model only when the agent accepts them. Default 'accept'. */
   clientTools?: 'accept' | 'ignore';
   /** Whether the server speaks tool-stream-v1 at all (false: a legacy server, previews only). Default true. */
   toolStream?: boolean;
-  /** seed 000 `clientToolTimeoutMs`: how long an app-tool call may take. Default 120000. */
+  /** How long an app-tool call may take. Default 120000. */
   clientToolTimeoutMs?: number;
   /** How long a session without a socket waits for a resume before it closes, and a closed one is remembered. Default 300000. */
   resumeWindowMs?: number;
-  /** seed 000 `beforeToolCall`; the default asks the page to approve high-risk calls. */
+  /** The before-tool-call gate (docs/protocol.md, "The agent's side"); the default asks the page to approve high-risk calls. */
   beforeToolCall?: BeforeToolCall;
   /** Server tools besides the built-in ones (same name replaces). */
   serverTools?: readonly ServerTool[];

@@ -274,7 +274,7 @@ export class Session implements SessionCore {
     }
   }
 
-  /** seed 000: the epoch rises, and every open call of the turn is cancelled at once. */
+  /** docs/protocol.md, "The agent's side": the epoch rises, and every open call of the turn is cancelled at once. */
   interrupt(turnId: string): void {
     if (this.closedValue) return;
     this.epochValue += 1;
@@ -290,8 +290,8 @@ export class Session implements SessionCore {
   }
 
   /**
-   * Final close (seed 000): `closed`, then nothing more; open calls get no terminal event of
-   * their own ("unless the session ends first"), their work is aborted, the session cannot
+   * Final close (docs/protocol.md, "The agent's side"): `closed`, then nothing more; open calls get no terminal event of
+   * their own (a call ends once "unless the session closes first"), their work is aborted, the session cannot
    * be resumed.
    */
   close(reason: CloseReason): void {

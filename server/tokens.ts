@@ -1,5 +1,5 @@
 /**
- * Resume tokens (DESIGN "Sessions that survive a reload"): knowing a session id is not enough to
+ * Resume tokens (docs/protocol.md, "Sessions that survive a reload"): knowing a session id is not enough to
  * take a session over. The server keeps only the token's SHA-256 and compares digests in constant
  * time, so neither a memory dump nor the time a comparison takes tells the token.
  */

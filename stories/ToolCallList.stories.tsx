@@ -169,7 +169,7 @@ function InterruptButton({ send }: { send: (message: { type: 'turn.interrupt'; t
       type="button"
       className="toolgate-button"
       onClick={() => {
-        // Cancel here at once, then tell the server (seed 000: the client does not wait for it).
+        // Cancel here at once, then tell the server (docs/protocol.md, "Rules of the stream": the page does not wait for it).
         store.getState().interrupt('turn-1');
         send({ type: 'turn.interrupt', turnId: 'turn-1' });
       }}

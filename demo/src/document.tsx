@@ -34,7 +34,7 @@ const insertParameters = {
 
 /**
  * Every run is applied: no deduplication by callId here. The kit's app-tool host already runs a
- * call once (seed 000: one result per call; a repeated callId gets the first answer, and the client
+ * call once (docs/protocol.md, "App tools": one result per call; a repeated callId gets the first answer, and the client
  * drops replayed events by `seq`), and a new session gets a new host and a fresh document (app.tsx).
  * A skip here would be wrong as well as redundant: the server numbers callIds per session from
  * `call_1`, so an old callId is no proof that an edit already happened, and a skip would hide a
@@ -51,7 +51,7 @@ export function DocumentTools({ setDoc }: { setDoc: Dispatch<SetStateAction<Docu
     description: 'Set the document title.',
     parameters: titleParameters,
     run({ title }, { signal, callId, turnId }) {
-      // Interrupted before it committed: change nothing (seed 000, "Cancellation and atomicity").
+      // Interrupted before it committed: change nothing (docs/protocol.md, "App tools").
       if (signal.aborted) return null;
       setDoc((doc) => apply(doc, { callId, turnId, tool: 'set_title', summary: `title “${title}”` }, () => ({ title })));
       return { title };

@@ -39,7 +39,7 @@ const invoiceParameters = {
 
 const EXAMPLE_INVOICE: Invoice = { customerId: 'c_102', amount: 320, currency: 'EUR', memo: 'Support plan, April' };
 
-/** The room's descriptor of send_invoice (seed 002), asked once per session. */
+/** The room's descriptor of send_invoice (docs/protocol.md, "Rooms"), asked once per session. */
 function useDescriptor(session: ReferenceSession): () => Promise<Partial<ToolDescriptor> | undefined> {
   const cache = useRef<{ session: ReferenceSession; promise: Promise<Partial<ToolDescriptor> | undefined> } | null>(null);
   return useCallback(() => {
@@ -67,8 +67,8 @@ function useDescriptor(session: ReferenceSession): () => Promise<Partial<ToolDes
 }
 
 /**
- * The application's own check after an unknown outcome (seed 002: "determine whether the
- * destination performed the operation before blindly retrying a write"): the room's record.
+ * The application's own check after an unknown outcome (docs/protocol.md, "Rooms": find out
+ * whether the destination performed the operation before a deliberate retry of a write): the room's record.
  */
 function checkInRoom(session: ReferenceSession): CheckOutcome {
   return async ({ confirmationId }) => {

@@ -1,5 +1,5 @@
 /**
- * App tools (seed 000): they run in the page one at a time, in arrival order. The next
+ * App tools (docs/protocol.md, "App tools"): they run in the page one at a time, in arrival order. The next
  * `tool.call` goes out only once the previous call has its result (the page's `tool.result`, or
  * TIMEOUT after `clientToolTimeoutMs`).
  */

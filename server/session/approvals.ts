@@ -1,10 +1,10 @@
 /**
- * The before-tool-call gate's wait for the page (seed 000 `beforeToolCall` with an on-screen
- * confirmation): the request carries the arguments that will run, and the page must answer with
+ * The before-tool-call gate's wait for the page (docs/protocol.md, "The agent's
+ * side", `confirm`): the request carries the arguments that will run, and the page must answer with
  * the fingerprint of exactly those (the server does not send it, so the page computes it with its
  * own canonical JSON).
  *
- * Second round (DESIGN "Human in the loop, second round"): a request the gate marks `editable`
+ * Second round (docs/protocol.md, "Edits, grants and batches"): a request the gate marks `editable`
  * may come back approved with the person's edited `arguments`; they must be valid for the tool's
  * schema and carry the fingerprint of their own canonical JSON, and then they are what runs. A
  * request with `expiresAt` that nobody answered in time ends there, and a later decision is refused.
@@ -95,7 +95,7 @@ export class Approvals {
     const pending = this.pending.get(frame.requestId);
     if (!pending) {
       if (this.expired.has(frame.requestId)) {
-        // DESIGN: a decision after expiresAt changes nothing.
+        // A decision after expiresAt changes nothing (docs/protocol.md, "Expiry").
         this.core.ignore('tool.approval', 'expired', { requestId: frame.requestId });
         this.core.sendError('APPROVAL_EXPIRED', `approval request ${frame.requestId} expired before it was answered; nothing ran`, { requestId: frame.requestId });
         return;

@@ -1,5 +1,5 @@
 /**
- * Running one call once its arguments are complete (seed 000): the before-tool-call gate (allow,
+ * Running one call once its arguments are complete (docs/protocol.md, "The agent's side"): the before-tool-call gate (allow,
  * reject, rewrite, or wait for the page's approval), then the server tool or the app tool, and the
  * call's one result. Writes that did not run are recorded as refused.
  */
@@ -22,7 +22,7 @@ export class CallRunner {
     private readonly appQueue: AppQueue,
   ) {}
 
-  /** The call's one result (seed 000); `settled` says only whether it succeeded. */
+  /** The call's one result (docs/protocol.md, "The agent's side"); `settled` says only whether it succeeded. */
   settle(call: CallState, result: ToolResult): void {
     if (this.core.terminal(call)) return;
     call.status = 'settled';
@@ -59,7 +59,7 @@ export class CallRunner {
   }
 
   /**
-   * seed 000: every call, server or app, passes through beforeToolCall first. Resolves with the
+   * Every call, server or app, passes through beforeToolCall first. Resolves with the
    * arguments that will run, or `undefined` when the call got its result here (or meanwhile).
    */
   private async passGate(call: CallState): Promise<{ value: unknown; approval?: EffectApproval } | undefined> {

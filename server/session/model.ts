@@ -41,7 +41,7 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
 export interface SessionConfig {
   /** The server speaks tool-stream-v1 (with `tool.preview` alongside). */
   toolStream: boolean;
-  /** seed 000: app tools are offered to the model only with `'accept'`. */
+  /** App tools are offered to the model only with `'accept'`. */
   clientTools: 'accept' | 'ignore';
   clientToolTimeoutMs: number;
   resumeWindowMs: number;

@@ -1,7 +1,7 @@
 /**
  * The room over the socket: `room.request` → `room.response` with the same id. Each query answers
  * for the asking session only (its grants, its confirmations, its effects), and a response belongs
- * to the connection that asked: a lost connection loses it (seed 002, an uncertain outcome).
+ * to the connection that asked: a lost connection loses it (an uncertain outcome: docs/protocol.md, "Rooms").
  */
 import type { ReferenceRoomResponse } from '../../src/client/protocol';
 import { fingerprintInSlices, fingerprintOf } from '../jcs';

@@ -1,7 +1,7 @@
 /**
  * Scripted model turns: each step is one model response whose calls stream their argument text
  * as fragments at token pace; a call runs as soon as its arguments are complete, and the next
- * step starts once every call of the step has its result. Interrupts (seed 000) end a turn at
+ * step starts once every call of the step has its result. Interrupts (docs/protocol.md, "The agent's side") end a turn at
  * once, with its open calls cancelled.
  */
 import type { ClientFrame } from '../protocol';
@@ -85,7 +85,7 @@ export class TurnRunner {
   }
 
   /**
-   * seed 000: every open call of the turn is cancelled at once: queued and running app calls are
+   * Every open call of the turn is cancelled at once: queued and running app calls are
    * answered INTERRUPTED, server tools see their signal abort. Says why nothing happened for a
    * turn that is unknown or already over.
    */
@@ -304,7 +304,7 @@ export class TurnRunner {
     this.preview(call, false);
   }
 
-  /** Arguments complete: the call is issued (seed 000) and goes to the gate. */
+  /** Arguments complete: the call is issued and goes to the gate. */
   private complete(call: CallState, value: unknown): void {
     if (call.status !== 'streaming') return;
     call.status = 'issued';
@@ -317,7 +317,7 @@ export class TurnRunner {
     this.runner.start(call);
   }
 
-  /** seed 000 `failed`: the model stopped before completing the arguments. */
+  /** `failed` (docs/protocol.md, "The agent's side"): the model stopped before completing the arguments. */
   private modelStopped(calls: CallState[]): void {
     for (const call of calls) {
       if (call.status !== 'streaming') continue;

@@ -93,7 +93,7 @@ export function createAISDKChunkMapper(book: CallBook, options: AISDKChunkMapper
   /**
    * An outcome arrived: the input ends here if nothing ended it (the recorded LangGraph stream
    * sends no tool-input-available, so the streamed text is the input). Input that is not JSON
-   * ends the call `failed` (seed 000: one terminal event per call), and the outcome then says nothing.
+   * ends the call `failed` (one terminal event per call: docs/protocol.md, "Rules of the stream"), and the outcome then says nothing.
    */
   const beforeOutcome = (call: OpenCall, why: string): boolean => {
     book.endArguments(call, 'cut', why);
@@ -187,8 +187,8 @@ export function createAISDKChunkMapper(book: CallBook, options: AISDKChunkMapper
         book.end({ kind: 'finished', why: `the ${type === 'finish' ? 'message' : 'step'} finished before the input was complete` });
         return;
       case 'abort':
-        // The user stopped the stream: like the store's interrupt (DESIGN: "cancels every open
-        // call of that turn"), every call not yet ended is cancelled, also one whose input is
+        // The user stopped the stream: like the store's interrupt (docs/protocol.md, "Rules of the
+        // stream": it cancels every open call of that turn), every call not yet ended is cancelled, also one whose input is
         // complete and whose output will now never come.
         book.end({ kind: 'aborted' }, (call) => !keep(call));
         return;

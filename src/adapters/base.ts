@@ -148,7 +148,7 @@ export function readChunk(book: CallBook, chunk: unknown, handle: (chunk: Rec) =
     book.report(`a chunk is ${describe(value)}, not an object`, chunk, 'not-an-object');
     return [];
   }
-  // DESIGN "The wire": no stream produces the page's own events. A chunk that names one, in
+  // docs/protocol.md, "Rules of the stream": no stream produces the page's own events. A chunk that names one, in
   // any spelling, is refused with a reason (and could not act as one anyway: adapters only
   // ever make tool.stream events).
   const named = localOnlyNameIn(value);

@@ -2,8 +2,8 @@
  * The room over the socket: `room.request` out, `room.response` back with the same id. Answers
  * `ok: false` are definite `ToolRoomError`s with the server's code; a request that was sent and
  * never answered (timeout, lost connection, closed session) is a `ToolRoomUnknownOutcomeError`,
- * so a write becomes `uncertain` and is never retried blindly (seed 002, "Handle results and
- * uncertain execution": a lost response must not lead to a blind retry). One that never left is
+ * so a write becomes `uncertain` and is never retried blindly (docs/protocol.md, "Rooms": a lost
+ * response must not lead to a blind retry). One that never left is
  * definite: nothing was sent.
  */
 import { ToolRoomError, ToolRoomUnknownOutcomeError } from '../core/room';

@@ -496,7 +496,7 @@ export class SessionClient {
     this.socket = undefined;
     this.helloSent = false;
     this.welcomed = false;
-    // Room answers belong to the connection that asked: a lost connection loses them (seed 002).
+    // Room answers belong to the connection that asked: a lost connection loses them (docs/protocol.md, "Rooms").
     this.channel.connectionLost();
     if (this.finalized) return;
     if (this.closing) {

@@ -91,7 +91,7 @@ export const ConfirmToolDialogContent = forwardRef<ElementRef<typeof Dialog.Cont
       data-status={dialog.status}
       data-risk={dialog.descriptor.risk}
       data-effect={dialog.descriptor.effect}
-      // DESIGN: "a click outside does nothing".
+      // A click outside does nothing (docs/protocol.md, "Confirmation").
       onPointerDownOutside={composeHandlers(onPointerDownOutside, (event) => event.preventDefault())}
       onInteractOutside={composeHandlers(onInteractOutside, (event) => event.preventDefault())}
       onEscapeKeyDown={composeHandlers(onEscapeKeyDown, (event) => {

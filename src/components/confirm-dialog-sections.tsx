@@ -141,7 +141,7 @@ function Facts() {
   );
 }
 
-/** `invokeTool`'s own response, once done (DESIGN: a trace is not a receipt). */
+/** `invokeTool`'s own response, once done (a trace is not a receipt: docs/protocol.md, "Rooms"). */
 function Result() {
   const { status, outcome, labels } = useConfirmToolDialog();
   if (status !== 'done' || outcome?.status !== 'done' || outcome.output === undefined) return null;

@@ -160,7 +160,7 @@ function ResultNote({ code, message, labels }: { code: string; message: string |
 }
 
 /**
- * What the card warns of about the arguments (DESIGN "The wire"): final arguments that contradict
+ * What the card warns of about the arguments (docs/protocol.md, "Rules of the stream"): final arguments that contradict
  * the text streamed before them, and a key written twice (the preview showed the first value,
  * the arguments end with the last). Text, as a note, so it is read out with the card.
  */
@@ -217,7 +217,7 @@ function ApprovalEnded({ call, labels }: { call: ToolCall; labels: ToolgateLabel
 
 /**
  * For a settled call whose arguments were edited by a person or rewritten by the server's gate,
- * the arguments that ran (`approvedArguments`), marked as such (DESIGN "On the card").
+ * the arguments that ran (`approvedArguments`), marked as such (docs/protocol.md, "On the card").
  */
 function RanArguments({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
   const ran = call.approvedArguments;

@@ -1,8 +1,7 @@
 /**
  * The app-tool host: runs the tools that live in the page when the session asks for them.
  *
- * Every rule here comes from seed 000 ("App tools", "Results", "Running one at a time",
- * "Cancellation and atomicity") and DESIGN.md ("App tools", "The session"):
+ * Every rule here is written down in docs/protocol.md ("App tools", "The session"):
  * - one run at a time, in arrival order; a call starts only after the previous one has its result;
  * - an aborted call already has its result, so the next may start while it winds down, but a run
  *   that was not aborted is never overlapped;
@@ -16,7 +15,7 @@
  * This module assembles the host from its parts in `./app-tools/`: the epoch gate, the answer
  * ledger, the registered tools and their declarations, the queue with its one `settle`, the
  * runner of one call with its deadline, and the state on the kit's store core. No React here
- * (DESIGN "Layers"): the hooks in `src/hooks` read it through `subscribe`/`getState`.
+ * (docs/architecture.md, "Layers"): the hooks in `src/hooks` read it through `subscribe`/`getState`.
  */
 
 import { describeThrown, reportListenerError, type ErrorReporter } from './external-store';
@@ -114,7 +113,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     const aborted = new Set<string>();
     state.batch(() => {
       gate.interrupt(turnId);
-      // At once, without waiting for anyone (DESIGN "App tools").
+      // At once, without waiting for anyone (docs/protocol.md, "App tools").
       for (const record of [...queue.open.values()]) {
         const message = gate.abortReasonFor(record, turnId);
         if (message === undefined) continue;
@@ -152,7 +151,7 @@ export function createAppToolHost(options: AppToolHostOptions = {}): AppToolHost
     state.batch(() => {
       closed = true;
       queue.stop();
-      // DESIGN "App tools": on `closed`, every open call is aborted and all app-tool state is cleared.
+      // docs/protocol.md, "App tools": on `closed`, every open call is aborted and all app-tool state is cleared.
       for (const record of [...queue.open.values()]) {
         queue.abort(record, failure('INTERRUPTED', 'the session closed'), abortReason('the session closed', 'AbortError'));
       }

@@ -8,7 +8,7 @@
  * wide open container only at steps of its width (`shownEntries`), so reading after every
  * fragment costs in proportion to the text, not to the width of what is open.
  *
- * What a preview shows (DESIGN "Quality bars"; each point has a test):
+ * What a preview shows (docs/architecture.md, "Conventions"; each point has a test):
  * - never something the final value contradicts: a key appears only once it is complete and
  *   its value has begun; a number only once it is complete (`12` may yet become `123`); a
  *   literal as soon as its first letter decides it; a string grows as a prefix of its final

@@ -1,7 +1,7 @@
 /**
  * The epoch gate on a session: connects an app-tool host to a `ToolSession`.
  *
- * DESIGN "The session": the client declares its app tools in `hello`, announces later ones with
+ * docs/protocol.md, "The session": the client declares its app tools in `hello`, announces later ones with
  * `tools.update`, answers every `tool.call` with one `tool.result { callId, epoch, result }`,
  * sends `turn.interrupt` when the user interrupts (the host raises its epoch floor), lets a server
  * `settled` or `cancelled` abort an app call's run, and closes the host on `closed`.
@@ -140,7 +140,7 @@ export function bindAppToolHost(
     host.subscribe(() => {
       if (!bound) return;
       const current = host.declarations();
-      // DESIGN "The session": tools registered after hello are announced with tools.update.
+      // docs/protocol.md, "The session": tools registered after hello are announced with tools.update.
       // The whole list goes, so a server that replaces and one that merges both end up right, and
       // an unregister is announced too. Nothing goes while reconnecting: the next hello carries it.
       if (announced === undefined || current === announced || !isOpen()) return;
@@ -184,12 +184,12 @@ export function bindAppToolHost(
       if (checked.kind !== 'event') return;
       const e = checked.event;
       if (e.type === 'closed') {
-        // DESIGN "App tools": on closed, every open call is aborted and all app-tool state is cleared.
+        // docs/protocol.md, "App tools": on closed, every open call is aborted and all app-tool state is cleared.
         host.close();
         return;
       }
       if (e.type !== 'tool.stream' || (e.phase !== 'settled' && e.phase !== 'cancelled')) return;
-      // DESIGN "The session": a server settled or cancelled for an app call aborts its run.
+      // docs/protocol.md, "The session": a server settled or cancelled for an app call aborts its run.
       let result: ToolResult & { ok: false };
       if (e.phase === 'cancelled') {
         result = { ok: false, code: 'INTERRUPTED', message: 'the server cancelled this call' };

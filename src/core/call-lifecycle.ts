@@ -1,7 +1,7 @@
 /**
  * The life of one tool call, as a transition table: `status -> phase -> status`.
  *
- * seed 000 ("Watching a call"): every call starts with `start` and ends with exactly one of
+ * (docs/protocol.md, "Rules of the stream"): every call starts with `start` and ends with exactly one of
  * `settled`, `cancelled` or `failed`, unless the session ends first. A model that does not
  * stream arguments goes straight from `start` to `arguments-complete`. `failed` means the
  * model stopped before completing the arguments, so it can only end a call that is not issued.

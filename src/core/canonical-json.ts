@@ -1,10 +1,10 @@
 /**
  * Canonical JSON (RFC 8785, JSON Canonicalization Scheme, "JCS").
  *
- * DESIGN "Confirmation": the fingerprint a person compares is taken over the canonical JSON of
+ * docs/protocol.md, "Confirmation": the fingerprint a person compares is taken over the canonical JSON of
  * the exact arguments, so that the same value always gives the same text, whatever the order
  * in which its keys were written. The reference server hashes with its own implementation on
- * purpose (DESIGN "Reference server"): a bug in one cannot hide in both, so nothing here is
+ * purpose (docs/architecture.md, "The reference server"): a bug in one cannot hide in both, so nothing here is
  * shared with `server/`.
  */
 

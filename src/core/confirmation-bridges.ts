@@ -2,10 +2,10 @@
  * The path without a room: bridges from the confirmation controller to the two places that
  * wait on a person's answer without a room of their own.
  * - the server's before-tool-call gate: `tool.approval-request` answered by `tool.approval`
- *   (DESIGN "The session"; seed 000 "Risk and confirmation");
- * - the app-tool host's `requestApproval` option (DESIGN "App tools": `REJECTED` when declined).
+ *   (docs/protocol.md, "The session"; docs/protocol.md, "The agent's side");
+ * - the app-tool host's `requestApproval` option (docs/protocol.md, "App tools": `REJECTED` when declined).
  *
- * DESIGN "Confirmation": "Deny yields REJECTED where an app-tool call or the server's gate waits
+ * docs/protocol.md, "Confirmation": "Deny yields REJECTED where an app-tool call or the server's gate waits
  * on the dialog."
  */
 
@@ -306,7 +306,7 @@ export function connectApprovalGate(
   const stopEvents = session.subscribe((event) => {
     if (!isRecord(event)) return;
     if (event.type === 'closed') {
-      // DESIGN: `closed` is final; nobody is left to answer to.
+      // `closed` is final; nobody is left to answer to (docs/protocol.md, "App tools").
       for (const pending of waiting.values()) pending.abort(new DOMException('The session closed', 'AbortError'));
       waiting.clear();
       seen.clear();

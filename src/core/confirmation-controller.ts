@@ -3,7 +3,7 @@
  * the transition table of `confirmation-machine.ts`. It is an external store made by the kit's
  * one store core (`subscribe/getState/getInitialState`), so the React hook is a thin
  * `useSyncExternalStore` over it, and spoken confirmations, cards and dialogs can all drive the
- * same request (DESIGN conventions 3 and 6).
+ * same request (docs/architecture.md, "Conventions").
  *
  * Every status change goes through `fire` (the table), every outcome through `finish` (the one
  * event that leads to it, then the callbacks, then the caller's promise).
@@ -120,7 +120,7 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       const entry = queue.shown(target);
       if (entry === null || !actionsOf(entry).retry) return false;
       const event = decisionEvent(entry);
-      // DESIGN: "a deliberate retry with a new confirmation": the old id is never reused.
+      // A deliberate retry gets a new confirmation: the old id is never reused (docs/protocol.md, "Rooms").
       entry.attempt += 1;
       entry.confirmationId = null;
       entry.outcome = null;

@@ -91,7 +91,7 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     );
   };
 
-  /** Show the next request when none is shown (DESIGN: "the dialog shows one at a time"). */
+  /** Show the next request when none is shown (docs/protocol.md, "Confirmation": the dialog shows one at a time). */
   const advance = (): void => {
     const next = queue.advance();
     if (next !== null && permits(next, 'review')) fire(next, 'review');
@@ -109,7 +109,7 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     entry.outcome = Object.freeze(outcome);
     refresh(entry);
     last = Object.freeze({ requestId: entry.id, toolName: entry.toolName, outcome: entry.outcome });
-    // Held on screen until dismissed, so that a person reads it (DESIGN: "end in a clear message").
+    // Held on screen until dismissed, so that a person reads it (docs/protocol.md, "Rooms": errors end in a clear message).
     const held = actionsOf(entry).dismiss;
     if (!held) leave(entry);
     publish();
@@ -296,8 +296,8 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     if (entry.status !== 'idle' || entry.canonical !== canonical) return;
     entry.fingerprint = fingerprint;
     refresh(entry);
-    // DESIGN: a descriptor that needs no confirmation "is invoked directly, without an id and
-    // without the dialog": it never entered the queue.
+    // A descriptor that needs no confirmation is invoked directly, without an id and without
+    // the dialog (docs/protocol.md, "Rooms"): it never entered the queue.
     if (entry.direct) {
       startRun(flow, entry, 'invoke');
       return;

@@ -1,11 +1,11 @@
 /**
- * The confirmation flow as a transition table (DESIGN convention 5), and everything the kit
+ * The confirmation flow as a transition table (docs/architecture.md, "Conventions"), and everything the kit
  * reads from it: which statuses are final, which hold an outcome, which wait for a person,
  * which have a call in flight. Those sets are derived here from the table and from what each
  * event means, never listed again elsewhere: a new state or event (an expiry, say) changes them
  * by changing the table.
  *
- * DESIGN "Confirmation" is the rulebook; the controller that runs requests through the table is
+ * docs/protocol.md, "Confirmation" is the rulebook; the controller that runs requests through the table is
  * in `confirmation-controller.ts`.
  */
 
@@ -101,7 +101,7 @@ export const CONFIRMATION_EVENTS = [
 export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
 
 /**
- * `state -> event -> state` (DESIGN convention 5). A pair that is not listed is not allowed and
+ * `state -> event -> state` (docs/architecture.md, "Conventions"). A pair that is not listed is not allowed and
  * changes nothing: that is what makes `approve()` idempotent (`confirming` accepts no second
  * `confirm`), what keeps a deny or a withdrawal from cancelling an approved call
  * (`confirming` and `invoking` accept neither: "after approval nothing cancels an invoke in
@@ -177,7 +177,7 @@ export function nextConfirmationStatus(status: ConfirmationStatus, event: Confir
  * - `step`: the flow moves on (`review`, `confirmed`, and the steps of an edit);
  * - `decision`: a person (or the flow, for a call that needs no confirmation) starts something:
  *   an approval, a retry, a check;
- * - `success`, `problem`, `decline`: the request reaches an outcome of DESIGN's union: it worked;
+ * - `success`, `problem`, `decline`: the request reaches an outcome of the union (docs/protocol.md, "Confirmation"): it worked;
  *   it was refused, failed or its outcome is unknown (a person must read why); a person said no;
  * - `withdrawal`: the requester took it back (no outcome: its promise rejects).
  *

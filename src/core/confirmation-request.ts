@@ -166,7 +166,7 @@ function pathOf(input: ConfirmationRequest, fallbackRoom: ToolRoom | undefined):
 }
 
 /**
- * DESIGN: "Snapshot the arguments once, deep-freeze them" and refuse what is not JSON before
+ * docs/protocol.md, "Confirmation": snapshot the arguments once, deep-freeze them, and refuse what is not JSON before
  * review. Taken when the request is taken in, so that nothing the caller does to its object later
  * reaches the screen, the fingerprint, confirmTool or invokeTool.
  */

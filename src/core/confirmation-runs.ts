@@ -1,6 +1,6 @@
 /**
- * What an approved request runs: `confirmTool` then `invokeTool` with the same snapshot (seed
- * 002), `onApprove` on the path without a room, and the application's check after an unknown
+ * What an approved request runs: `confirmTool` then `invokeTool` with the same snapshot
+ * (docs/protocol.md, "Rooms"), `onApprove` on the path without a room, and the application's check after an unknown
  * outcome. Each run asks through {@link ask}, the one place that decides whether an answer still
  * counts, and ends through the controller's `finish(entry, outcome)`.
  */
@@ -44,7 +44,7 @@ async function ask<T>(entry: Entry, call: () => T | PromiseLike<T>): Promise<Ans
 
 /**
  * Start an approved request, or a deliberate retry: fire the decision event and run it.
- * DESIGN: "a deliberate retry with a new confirmation": the old id is never reused.
+ * A deliberate retry gets a new confirmation: the old id is never reused (docs/protocol.md, "Rooms").
  */
 export function startRun(host: RunHost, entry: Entry, event: 'confirm' | 'invoke' = decisionEvent(entry)): boolean {
   if (!host.fire(entry, event)) return false;
@@ -55,11 +55,12 @@ export function startRun(host: RunHost, entry: Entry, event: 'confirm' | 'invoke
 
 async function confirmThenInvoke(host: RunHost, entry: Entry): Promise<void> {
   const room = entry.room as ToolRoom;
-  // DESIGN: "pass that same snapshot to confirmTool and then, with the returned id, to invokeTool".
+  // Pass that same snapshot to confirmTool and then, with the returned id, to invokeTool
+  // (docs/protocol.md, "Confirmation").
   const answer = await ask(entry, () => room.confirmTool(entry.toolName, entry.snapshot));
   if (answer === null) return;
   if (!answer.ok) {
-    // DESIGN: "Permission errors from confirmTool end in a clear message and no invoke." Any
+    // Permission errors from confirmTool end in a clear message and no invoke (docs/protocol.md, "Rooms"). Any
     // rejection does, a lost answer too: without a confirmation id there is nothing to invoke
     // with, so nothing ran (the room's unused confirmation is never consumed).
     const reason = `"${entry.toolName}" was not confirmed by the room, so nothing ran: ${reasonOf(answer.error, 'no reason given')}`;
@@ -81,13 +82,13 @@ async function invoke(host: RunHost, entry: Entry, confirmationId: string | null
   const answer = await ask(entry, () => callTool(entry, confirmationId));
   if (answer === null) return;
   if (answer.ok) {
-    // DESIGN: "the result shown is invokeTool's own response", never a trace.
+    // The result shown is invokeTool's own response, never a trace (docs/protocol.md, "Rooms").
     host.finish(entry, { status: 'done', output: answer.value, fingerprint: (entry.fingerprint as Fingerprint).hex, confirmationId });
     return;
   }
   const reason = reasonOf(answer.error, 'the call failed');
   if (classifyRoomError(answer.error) === 'unknown' && entry.descriptor.effect === 'write') {
-    // DESIGN: "Only an unknown outcome of a write is uncertain: no automatic retry."
+    // Only an unknown outcome of a write is uncertain: no automatic retry (docs/protocol.md, "Rooms").
     const uncertain = `No answer came back (${reason}): the call may or may not have taken effect. Check before trying again.`;
     host.finish(entry, { status: 'uncertain', reason: uncertain });
     return;
@@ -100,7 +101,7 @@ async function invoke(host: RunHost, entry: Entry, confirmationId: string | null
 /** The call itself: the room's `invokeTool`, or `onApprove` on the path without a room. */
 function callTool(entry: Entry, confirmationId: string | null): unknown {
   if (entry.room) {
-    // seed 002: pass the confirmation id "with those same arguments"; without one, call with two
+    // docs/protocol.md, "Rooms": pass the confirmation id with those same arguments; without one, call with two
     // arguments so the room sees no confirmation id at all.
     return confirmationId === null
       ? entry.room.invokeTool(entry.toolName, entry.snapshot)
@@ -124,8 +125,8 @@ function callTool(entry: Entry, confirmationId: string | null): unknown {
 }
 
 /**
- * Run the application's check after an unknown outcome (seed 002: "determine whether the
- * destination performed the operation before blindly retrying a write"). A check that throws or
+ * Run the application's check after an unknown outcome (docs/protocol.md, "Rooms": find out
+ * whether the destination performed the operation before a deliberate retry of a write). A check that throws or
  * answers something else cannot tell: the request stays `uncertain`.
  */
 export function startCheck(host: RunHost, entry: Entry): boolean {

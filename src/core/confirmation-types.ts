@@ -1,5 +1,5 @@
 /**
- * The shapes of the confirmation flow: the outcome union of DESIGN "Confirmation", a request,
+ * The shapes of the confirmation flow: the outcome union of docs/protocol.md, "Confirmation", a request,
  * the immutable view of one, the controller's snapshot, and the controller's own interface.
  */
 
@@ -32,7 +32,7 @@ export type ConfirmationOutcome =
   | { readonly status: 'expired' };
 
 /**
- * The statuses that are outcomes (DESIGN's union).
+ * The statuses that are outcomes (the union of docs/protocol.md, "Confirmation").
  *
  * @example
  * const ended: ConfirmationOutcomeStatus = 'uncertain';
@@ -160,7 +160,7 @@ interface ConfirmationRequestBase {
   toolName: string;
   /** Snapshotted and deep-frozen when the request is taken in; later changes to this object change nothing. */
   arguments: unknown;
-  /** Missing: a write that needs confirmation (DESIGN). */
+  /** Missing: a write that needs confirmation (docs/protocol.md, "Rooms"). */
   descriptor?: Partial<ToolDescriptor> | null;
   /** Offered after an unknown outcome of a write; overrides the controller's. */
   checkOutcome?: CheckOutcome;

@@ -1,7 +1,7 @@
 /**
  * The fingerprint of a JSON value: SHA-256 of its canonical JSON (RFC 8785) as UTF-8.
  *
- * DESIGN "Confirmation": "Show a short fingerprint of their canonical JSON so a person can
+ * docs/protocol.md, "Confirmation": "Show a short fingerprint of their canonical JSON so a person can
  * compare what they saw with what ran." The full hex goes on the wire (`tool.approval`) and
  * into the `done` outcome; the short form is for eyes.
  */

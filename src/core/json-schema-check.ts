@@ -1,7 +1,7 @@
 /**
  * A small check of arguments against a tool's declared JSON Schema (`parameters`).
  *
- * DESIGN "App tools": arguments that break the declared schema's required properties and
+ * docs/protocol.md, "App tools": arguments that break the declared schema's required properties and
  * types answer `INVALID` and the tool does not run. This is NOT a full JSON Schema validator:
  * it reads only `type` (one name or a list), `required`, `properties` (nested), `items` (one
  * schema for every element, or a list for positions), `enum`, `const`, the bounds `minimum`,

@@ -40,7 +40,7 @@ export function defineOwn(target: Record<string, unknown>, key: string, value: u
 /**
  * A deep-frozen plain copy of `value`, or the reason it is not JSON (functions, `undefined`,
  * symbols, bigints, non-finite numbers, cycles, class instances other than plain objects
- * and arrays). Used wherever arguments are shown and then sent: DESIGN "Confirmation"
+ * and arrays). Used wherever arguments are shown and then sent: docs/protocol.md, "Confirmation"
  * refuses arguments that are not JSON before review.
  *
  * @example

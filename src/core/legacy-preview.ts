@@ -1,6 +1,6 @@
 /**
  * Legacy `tool.preview` events, kept in this one module because their shape is an assumption
- * (seed 000 names them but does not give their fields; DESIGN "Legacy previews").
+ * (the runtimes name them but do not give their fields; docs/protocol.md, "Legacy previews").
  *
  * Assumed: `arguments` is the argument JSON text received so far; an already-parsed value is
  * accepted too. Text that extends the previous text is pushed as a suffix; any other text

@@ -1,7 +1,7 @@
 /**
  * Events only the page itself may produce: the user's own interrupt and an approval mark.
  *
- * DESIGN "The wire": they never come from a session. The page makes them through the store's
+ * docs/protocol.md, "Rules of the stream": they never come from a session. The page makes them through the store's
  * actions (`interrupt`, `markApproval`), which reach the reducer by a path of their own
  * (`stepLocalToolEvent`); `dispatch`, the path of session input, never applies one. So a session
  * frame cannot act as a local event however it is spelled: it has no way in. A frame that names

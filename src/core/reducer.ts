@@ -4,8 +4,8 @@
  * `reduceToolEvent` never throws, returns the same object for an event it ignores, and never
  * changes what an older state shows, so React snapshots stay valid and old states can be
  * reduced again (replay, property tests). Streams are for display only: nothing here runs a
- * tool (seed 000: "arguments-complete runs nothing"; seed 002: "publishing an event named
- * after a tool does not invoke it").
+ * tool (docs/protocol.md, "Rules of the stream"; "Rooms": publishing an event
+ * named after a tool does not invoke it).
  */
 import { isTerminalStatus, nextCallStatus } from './call-lifecycle';
 import { callOf, callRecord, emptyCallTable, getCall, orderOf, recordsOf, setCall, TABLE, type CallTable } from './call-table';
@@ -263,7 +263,7 @@ function judge(state: ToolStreamState, raw: unknown): Judged {
   const validated = validateToolEvent(raw);
   if (validated.kind === 'other') return ignore(`'${validated.type}' is not a tool event`);
   if (validated.kind === 'malformed') return reject('malformed', validated.reason);
-  // DESIGN "The wire": a session never produces the page's own events, however it spells them.
+  // docs/protocol.md, "Rules of the stream": a session never produces the page's own events, however it spells them.
   if (validated.kind === 'local-only') return reject('local-only', validated.reason);
   const event = validated.event;
 
@@ -362,7 +362,7 @@ function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown
   // nothing, so the mark it gave says so (docs/guarantees.md, "The card follows the server's last word").
   const overruled = from === 'approved' && (mark.approval === 'expired' || mark.approval === 'refused');
   if (from !== undefined && from !== 'awaiting' && mark.approval !== from && !overruled) {
-    // A decision is final: an approval after expiry, or a second answer, changes nothing (DESIGN "Expiry").
+    // A decision is final: an approval after expiry, or a second answer, changes nothing (docs/protocol.md, "Expiry").
     return reject('out-of-order', `markApproval for call '${callId}': the approval is already ${from}`);
   }
   if (mark.approval === 'awaiting' && isTerminalStatus(call.status)) {
@@ -444,7 +444,7 @@ function apply<S extends ToolStreamState>(state: S, event: ToolEvent, now: numbe
 
   switch (event.type) {
     case 'closed':
-      // seed 000: on final close, clear preview state from the public closed event.
+      // docs/protocol.md, "Rules of the stream": on final close, clear preview state from the public closed event.
       return done({ table: emptyCallTable(), closed: true });
     case 'tool.preview': {
       const existing = recordIn(state, event.callId);
@@ -469,7 +469,7 @@ function openCallsOf(state: ToolStreamState, turnId: string | undefined): CallRe
   const open: CallRecord[] = [];
   for (const call of recordsOf(tableOf(state))) {
     if (isTerminalStatus(call.status)) continue;
-    // A legacy preview without a turn is cancelled by any interrupt (DESIGN "Legacy previews").
+    // A legacy preview without a turn is cancelled by any interrupt (docs/protocol.md, "Legacy previews").
     if (turnId === undefined || call.turnId === turnId || (call.source === 'preview' && call.turnId === undefined)) {
       open.push(call);
     }

@@ -1,7 +1,7 @@
 /*
  * The room the kit confirms and invokes tools through, and what its errors mean.
  *
- * seed 002 ("Invoke through room authority"): "After the user approves, use
+ * (docs/protocol.md, "Rooms"): "After the user approves, use
  * room.confirmTool(toolName, argumentsValue) to obtain the confirmation ID, then pass it with
  * those same arguments to invokeTool()." and ("Handle results and uncertain execution"): "If
  * the response is lost, determine whether the destination performed the operation before
@@ -94,7 +94,7 @@ export type RoomErrorKind = 'definite' | 'unknown';
  *
  * Unclassified errors count as unknown on purpose: calling an unknown outcome definite could
  * invite a second run of a write that already happened, while the reverse only asks a person
- * to check (DESIGN "Confirmation": only an unknown outcome of a write is `uncertain`).
+ * to check (docs/protocol.md, "Confirmation": only an unknown outcome of a write is `uncertain`).
  *
  * @example
  * classifyRoomError(new ToolRoomError('no such tool')) // 'definite'

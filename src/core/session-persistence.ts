@@ -1,6 +1,6 @@
 /**
- * A session kept across a page reload (DESIGN "Sessions that survive a reload, and their
- * limits"): what it takes to resume it (`{ sessionId, token, lastSeq }`), its standing grants,
+ * A session kept across a page reload (docs/protocol.md, "Sessions that survive a
+ * reload"): what it takes to resume it (`{ sessionId, token, lastSeq }`), its standing grants,
  * and the app-tool calls the page ran, in a storage the application chooses (sessionStorage by
  * default). Opt-in: nothing is kept unless the application asks.
  *

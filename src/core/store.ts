@@ -6,7 +6,7 @@
  * so a burst of fragments costs one render per animation frame while `dispatch` keeps its
  * plain synchronous meaning.
  *
- * Two ways in, kept apart (DESIGN "The wire"): `dispatch` takes what a session sends, and the
+ * Two ways in, kept apart (docs/protocol.md, "Rules of the stream"): `dispatch` takes what a session sends, and the
  * page's own changes (`interrupt`, `markApproval`) are actions of their own, which no session
  * input can reach. A session frame that names one of them is refused (`local-only`).
  */
@@ -42,7 +42,7 @@ export interface ToolStreamActions {
   dispatch(event: unknown): void;
   /**
    * The user interrupted `turnId` (every open call when omitted): cancel its open calls here
-   * and now, without waiting for the server (seed 000). Later server events for those calls
+   * and now, without waiting for the server (docs/protocol.md, "Rules of the stream"). Later server events for those calls
    * change nothing, except a `settled`, kept as `lateOutcome`.
    */
   interrupt(turnId?: string): void;

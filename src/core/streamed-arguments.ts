@@ -1,7 +1,7 @@
 /**
  * Whether a call's final arguments agree with the text that streamed before them.
  *
- * DESIGN "The wire": an `arguments-complete` that disagrees with the streamed text keeps the final
+ * docs/protocol.md, "Rules of the stream": an `arguments-complete` that disagrees with the streamed text keeps the final
  * value, marks `argumentsMismatch` and says so through `onError`; it must never switch the call
  * silently. Values are compared as canonical JSON (RFC 8785) compares them, so key order, spacing
  * and number spelling do not count: two JSON values have the same canonical text exactly when they

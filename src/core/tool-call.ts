@@ -1,6 +1,6 @@
 /**
  * One tool call as the state shows it, and the bridge between immutable call objects and the
- * stateful incremental parser (DESIGN "Purity, the parser and snapshots").
+ * stateful incremental parser (docs/architecture.md, "Snapshots and the parser").
  *
  * A call object never changes. What a stream appends goes into structures shared along one
  * line of call objects, each object remembering how far it reaches:

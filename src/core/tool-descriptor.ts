@@ -2,9 +2,9 @@
  * What a tool says about itself before it runs: its effect, its risk, the action its caller
  * needs, and whether a person must confirm it.
  *
- * seed 002 ("Tools"): "The descriptor includes the tool name, input schema, read/write effect,
+ * (docs/protocol.md, "Rooms"): "The descriptor includes the tool name, input schema, read/write effect,
  * required action, and confirmation requirement."
- * DESIGN "Confirmation": "a missing descriptor counts as a write that needs confirmation".
+ * docs/protocol.md, "Confirmation": "a missing descriptor counts as a write that needs confirmation".
  */
 
 import type { ToolRisk } from './wire';
@@ -67,7 +67,7 @@ export type ToolDescriptorField = 'effect' | 'risk';
 
 /**
  * The descriptor used when a tool has none: a high-risk write that needs confirmation.
- * DESIGN fixes "write" and "needs confirmation"; the risk is not given, and a tool nobody
+ * docs/protocol.md, "Rooms" fixes "write" and "needs confirmation"; the risk is not given, and a tool nobody
  * described is assumed to be as risky as any (`high`).
  *
  * @example

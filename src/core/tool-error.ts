@@ -1,7 +1,7 @@
 /*
  * The error an app tool's `run` throws to answer with a code other than `FAILED`.
  *
- * seed 000 ("Validation"): app tools validate inside `run`, so `run` needs a way to say
+ * (docs/protocol.md, "App tools"): app tools validate inside `run`, so `run` needs a way to say
  * "these arguments are not valid" (`INVALID`) or "declined" (`REJECTED`) rather than "I broke"
  * (`FAILED`, which any other thrown value becomes).
  */

@@ -5,7 +5,7 @@
  * table (`call-lifecycle.ts`), the reducer and `toolEvents` read this one place, so a new phase is
  * its interface in `wire.ts` and its entry here.
  *
- * seed 000 ("Watching a call"): every call starts with `start` and ends with exactly one of
+ * (docs/protocol.md, "Rules of the stream"): every call starts with `start` and ends with exactly one of
  * `settled`, `cancelled` or `failed`, unless the session ends first.
  */
 import type { ToolCallStatus } from './call-status';
@@ -126,7 +126,7 @@ export interface PhaseSpec<P extends ToolStreamPhase> {
   /**
    * After the user cancelled the call here, before the server heard: `echo`, the event changes
    * nothing (the server's own view of the cancel); `late-outcome`, it is kept once as the call's
-   * `lateOutcome` (cancellation cannot undo a committed effect, DESIGN "The wire").
+   * `lateOutcome` (cancellation cannot undo a committed effect, docs/protocol.md, "Rules of the stream").
    */
   readonly afterLocalCancel: 'echo' | 'late-outcome';
   /** What the testing builders fill in when a test does not say. */
@@ -180,7 +180,7 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
       if (shown === undefined || shown.status !== 'cancelled') return { call };
       // A preview call the user already cancelled here (previews end only so): the stream takes it
       // over still cancelled, with what was shown, so the server's later events are echoes and a
-      // settled becomes its lateOutcome. Terminal statuses are sticky (DESIGN "The wire").
+      // settled becomes its lateOutcome. Terminal statuses are sticky (docs/protocol.md, "Rules of the stream").
       const taken = settleArguments(resetArguments(call, shown.argumentsText, {}), {
         status: 'cancelled',
         cancelledBy: 'local',
@@ -216,7 +216,7 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
       const changes: { -readonly [K in keyof ToolCallFields]?: ToolCallFields[K] } = {};
       if (e.progress !== undefined) changes.progress = e.progress;
       if (e.output !== undefined) {
-        // A preliminary result replaces the last one (DESIGN "The wire").
+        // A preliminary result replaces the last one (docs/protocol.md, "Rules of the stream").
         changes.output = e.output as JsonValue;
         changes.outputPreliminary = true;
       }
@@ -283,7 +283,7 @@ const duplicateReason = (callId: string, path: readonly (string | number)[]) =>
 
 /**
  * `arguments-complete`: the final value (a JSON value, or JSON text as a string), compared with
- * the streamed text. A final value that disagrees is kept, marked and reported (DESIGN "The wire").
+ * the streamed text. A final value that disagrees is kept, marked and reported (docs/protocol.md, "Rules of the stream").
  */
 function completeArguments(call: CallRecord, e: PhaseEvent<'arguments-complete'>, { now, status }: { now: number | undefined; status: ToolCallStatus }): PhaseStep {
   const final = finalArguments(e.arguments);

@@ -1,6 +1,6 @@
 /**
  * Event validation: turns an `unknown` from the wire into a typed event, or says exactly what is
- * wrong with it. Events of other types are not errors (DESIGN "The wire": everything else is
+ * wrong with it. Events of other types are not errors (docs/protocol.md, "Rules of the stream": everything else is
  * ignored), except frames that name an event only the page may produce: those are refused.
  *
  * Each field is read exactly once and copied into a plain event object, and everything after

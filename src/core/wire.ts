@@ -2,7 +2,7 @@
  * The wire: the events a session sends about tool calls, and the messages the kit
  * exchanges with a session. Types only; validation lives in `validate-event.ts`.
  *
- * seed 000 ("Watching a call: tool streams"): every call starts with `start` and ends with
+ * (docs/protocol.md, "Rules of the stream"): every call starts with `start` and ends with
  * exactly one of `settled`, `cancelled` or `failed`, unless the session ends first.
  */
 
@@ -115,7 +115,7 @@ export interface ToolStreamProgressEvent extends Sequenced {
 }
 
 /**
- * The call ended with a result. A vRT server's tools report no output, only `ok` and a code;
+ * The call ended with a result. Some agent runtimes' tools report no output, only `ok` and a code;
  * other runtimes (provider bridges, the AI SDK, AG-UI) send the output and a message.
  *
  * @example

@@ -1,6 +1,6 @@
 /**
  * The session's calls as a tree, flattened to the rows a list shows: each turn, its calls, and
- * under each call the calls a sub-agent made inside it (`parentCallId`, DESIGN "The wire": views
+ * under each call the calls a sub-agent made inside it (`parentCallId`, docs/protocol.md, "Rules of the stream": views
  * nest them under their parent, collapsible). Pure and React-free, so the list, its tests and a
  * page's own view share one reading of the tree.
  */

@@ -1,6 +1,6 @@
 /**
  * A clock that moves only when told to, for time limits in tests and stories
- * (DESIGN "Quality bars": tests use fake or injectable clocks, never real time).
+ * (docs/architecture.md, "Conventions": tests use fake or injectable clocks, never real time).
  */
 
 import type { AppToolClock } from '../core/app-tool-host';

@@ -3,7 +3,7 @@
  * tool and the hash of the canonical arguments and consumed once, a record of every call and
  * effect, and injectable faults.
  *
- * It behaves as seed 002 describes a room: `confirmTool` needs `tool:confirm:NAME` and returns
+ * It behaves as docs/protocol.md, "Rooms" describes a room: `confirmTool` needs `tool:confirm:NAME` and returns
  * an id bound to room, tool and argument hash; `invokeTool` checks the required action, then
  * checks and consumes the confirmation. Like the reference server it never silently
  * deduplicates: an invoke with a consumed confirmation is refused and recorded as refused.
@@ -248,7 +248,7 @@ export function createScriptedRoom(options: ScriptedRoomOptions = {}): ScriptedR
       };
       if ('problem' in got) refuse(got.problem, 'invalid-arguments');
       if (toolOf(toolName) === undefined) refuse(`unknown tool "${toolName}"`, 'unknown-tool');
-      // seed 002: "Obtaining it requires tool:confirm on the tool name."
+      // Obtaining a confirmation requires tool:confirm on the tool name (docs/protocol.md, "Rooms").
       if (!allowed(`tool:confirm:${toolName}`)) refuse(`missing tool:confirm:${toolName}`, 'forbidden');
       const fault = takeFault('confirmTool', toolName, ['refuse-confirm']);
       if (fault) refuse(('reason' in fault ? fault.reason : undefined) ?? 'confirmation refused (scripted)', 'refused');
@@ -289,11 +289,11 @@ export function createScriptedRoom(options: ScriptedRoomOptions = {}): ScriptedR
       if ('problem' in got) refuse(got.problem, 'invalid-arguments');
       const tool = toolOf(toolName);
       if (tool === undefined) return refuse(`unknown tool "${toolName}"`, 'unknown-tool');
-      // seed 002: "The runtime checks the descriptor's required action against the tool name."
+      // The room checks the descriptor's required action against the tool name (docs/protocol.md, "Rooms").
       const action = tool.requiredAction ?? `tool:invoke:${toolName}`;
       if (!allowed(action)) refuse(`missing ${action}`, 'forbidden');
       if (tool.requiresConfirmation !== false || confirmationId !== undefined) {
-        // seed 002: "The runtime checks and consumes a confirmation bound to the room, tool, and argument hash."
+        // The room checks and consumes a confirmation bound to the room, tool and argument hash.
         if (confirmationId === undefined) refuse(`"${toolName}" needs a confirmation`, 'confirmation-required');
         const confirmation = confirmations.get(confirmationId as string);
         if (confirmation === undefined) refuse(`unknown confirmation ${String(confirmationId)}`, 'confirmation-unknown');

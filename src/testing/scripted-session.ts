@@ -1,7 +1,7 @@
 /**
  * A `ToolSession` driven by a script instead of a socket, for tests, stories and users' own tests.
  *
- * It plays the server's side of DESIGN "The session": it emits events, asks the page to run app
+ * It plays the server's side of docs/protocol.md, "The session": it emits events, asks the page to run app
  * tools, waits for the page's results and approvals, and records every message the page sends.
  * Waits resolve on state (a message arrived), never on time; pacing (`speed`) only spaces the
  * steps out for people watching a story, and is instant unless asked for.

@@ -13,7 +13,7 @@ interface Args {
 }
 
 /**
- * An app tool that edits a document in the page, written the way seed 000 asks
+ * An app tool that edits a document in the page, written the way docs/protocol.md, "App tools" asks
  * ("Cancellation and atomicity"):
  *
  * - the signal is checked after every await and right before committing, so an interrupted call

@@ -2,7 +2,7 @@
  * The document the editing story's app tool changes: a few blocks, a slow "backend" to load
  * them from, and a log of committed edits. Plain TypeScript, no React.
  *
- * It follows seed 000 ("Cancellation and atomicity"): every edit carries its call id as an
+ * It follows (docs/protocol.md, "App tools"): every edit carries its call id as an
  * idempotency key (applying the same operation again changes nothing) and its turn id as a
  * group, so a whole turn can be undone at once.
  */

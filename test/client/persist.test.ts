@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * `connectReferenceSession(url, { persist })` (DESIGN "Sessions that survive a reload"): the resume
+ * `connectReferenceSession(url, { persist })` (docs/protocol.md, "Sessions that survive a reload"): the resume
  * triple is kept in the storage the app chose, and a page made after a reload takes the session
  * up again: the server replays it from seq 0 (the new page has an empty store), the requests
  * still waiting come again once (`resent`), and the replay's own copies of requests are history.

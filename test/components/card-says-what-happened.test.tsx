@@ -1,5 +1,5 @@
 /**
- * Cards say what happened (DESIGN "On the card", "The wire"): the result's message beside its
+ * Cards say what happened (docs/protocol.md, "On the card", "The wire"): the result's message beside its
  * code, a warning when the final arguments contradict the streamed text or a key is written
  * twice, and, for a settled call whose arguments were edited or rewritten before they ran, the
  * arguments that ran, marked as such.
@@ -28,7 +28,7 @@ describe('ToolCallCard says what happened', () => {
     expect(within(note(container, '[data-result]') as HTMLElement).getByText('REJECTED').tagName).toBe('CODE');
   });
 
-  it("shows only the code's sentence when the result has no message (a vRT server sends none)", () => {
+  it("shows only the code's sentence when the result has no message (some agent runtimes send none)", () => {
     const store = storeOf(callEvents('c1', { arguments: {}, outcome: { ok: false, code: 'TIMEOUT' } }));
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
     expect(note(container, '[data-result]')?.textContent).toBe('Timed out: no result came in time, so the call was stopped. It may have had an effect: check before trying again. Code TIMEOUT');

@@ -1,5 +1,5 @@
 /**
- * Outputs on the card (DESIGN "The wire": `settled` may carry `output` and `message`, `progress` a
+ * Outputs on the card (docs/protocol.md, "Rules of the stream": `settled` may carry `output` and `message`, `progress` a
  * preliminary `output` that replaces the last one): the output as a schema-aware tree like the
  * arguments, a preliminary one marked and shown only while the call runs, a large one collapsed
  * behind a button that says what it holds, a failure with its message, and nothing for a call

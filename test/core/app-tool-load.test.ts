@@ -4,7 +4,7 @@ import { createAppToolHost, ToolError, type ToolResult } from 'toolgate/core';
 import { createManualClock } from 'toolgate/testing';
 
 /**
- * seed 000 ("Running one at a time", "Results"), under load: 1,000 calls with random durations,
+ * docs/protocol.md, "App tools" (running one at a time, one result per call), under load: 1,000 calls with random durations,
  * throws, time-outs, tools that ignore their signal, bad calls and interrupts, on a manual clock.
  */
 

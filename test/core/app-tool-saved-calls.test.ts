@@ -1,5 +1,5 @@
 /**
- * The app-tool host's saved calls (DESIGN "Sessions that survive a reload"): the host records each
+ * The app-tool host's saved calls (docs/protocol.md, "Sessions that survive a reload"): the host records each
  * call whose run began and the answer it got, where they outlive the page. The page that resumes
  * the session after a reload is a new host reading what the old one recorded: a call that was
  * running is answered FAILED ("outcome unknown: the page reloaded while it ran") and never run

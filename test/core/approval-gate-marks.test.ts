@@ -1,5 +1,5 @@
 /**
- * The server's gate marks its calls in the store (DESIGN "On the card"): `awaiting` while the
+ * The server's gate marks its calls in the store (docs/protocol.md, "On the card"): `awaiting` while the
  * request waits, then `approved` with the request's arguments (what runs: the gate may have
  * rewritten the model's), or `denied` with the reason.
  */

@@ -79,7 +79,7 @@ describe('the confirmation transition table', () => {
     }
   });
 
-  it('types the outcome as DESIGN’s union, exactly', () => {
+  it('types the outcome as the protocol’s union, exactly', () => {
     expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain' | 'expired'>();
     expectTypeOf<Extract<ConfirmationOutcome, { status: 'done' }>>().toEqualTypeOf<{
       readonly status: 'done';
@@ -103,7 +103,7 @@ describe('what the table says, derived from it', () => {
     expect(sorted(confirmationStatusSets().final)).toEqual(['denied', 'done', 'expired', 'refused', 'withdrawn']);
   });
 
-  it("finds DESIGN's outcome union in the statuses a success, a problem or a decline reaches", () => {
+  it("finds the protocol's outcome union in the statuses a success, a problem or a decline reaches", () => {
     expect(sorted(confirmationStatusSets().outcome)).toEqual(['denied', 'done', 'expired', 'failed', 'refused', 'uncertain']);
     expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain' | 'expired'>();
   });

@@ -11,7 +11,7 @@ import {
 import type { OutcomeCheckResult } from '../../src/core/confirmation-types';
 import { createScriptedRoom, type ScriptedRoomFault } from 'toolgate/testing';
 
-// DESIGN "Quality bars": fixed fast-check seeds. Printed by fast-check on failure with the path.
+// docs/architecture.md, "Conventions": fixed fast-check seeds. Printed by fast-check on failure with the path.
 const SEED = 0x7001_9a7e;
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -42,7 +42,8 @@ describe('the room flow: approve, confirmTool, invokeTool', () => {
     expect(room.calls).toHaveLength(2);
     expect(confirm?.method).toBe('confirmTool');
     expect(invoke?.method).toBe('invokeTool');
-    // DESIGN: "pass that same snapshot to confirmTool and then, with the returned id, to invokeTool".
+    // Pass that same snapshot to confirmTool and then, with the returned id, to invokeTool
+    // (docs/protocol.md, "Confirmation").
     expect(confirm?.received).toBe(view.arguments);
     expect(invoke?.received).toBe(view.arguments);
     expect(invoke?.confirmationId).toBe(confirm?.confirmationId);

@@ -156,7 +156,7 @@ describe('round-2 wire fields: output, message, parentCallId', () => {
     expect(callOf(open, 'c1')?.output).toEqual({ rows: [1, 2] });
   });
 
-  it('keeps the preliminary output when settled carries none (a vRT server sends none)', () => {
+  it('keeps the preliminary output when settled carries none (some agent runtimes send none)', () => {
     const s = run([...callEvents('c1', { arguments: {}, outcome: 'open' }), { ...e.progress('c1', undefined), output: 'draft' }, e.settled('c1', true)]);
     expect(callOf(s, 'c1')).toMatchObject({ status: 'settled', output: 'draft', outputPreliminary: true });
   });

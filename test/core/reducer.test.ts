@@ -17,7 +17,7 @@ function run(events: unknown[], state: ToolStreamState = initialToolStreamState(
 }
 const call = (state: ToolStreamState, id = 'c1') => state.calls[id] as ToolCall;
 
-describe('reduceToolEvent: the lifecycle of a call (seed 000, "Watching a call")', () => {
+describe('reduceToolEvent: the lifecycle of a call (docs/protocol.md, "Rules of the stream")', () => {
   it('starts a call as pending, with its name, turn, location, risk and start time', () => {
     const s = run([e.start('c1', { name: 'search', turnId: 't1', location: 'server', risk: 'high' })]);
     expect(call(s)).toMatchObject({

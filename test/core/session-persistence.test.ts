@@ -1,5 +1,5 @@
 /**
- * createSessionPersistence (DESIGN "Sessions that survive a reload, and their limits"): what is
+ * createSessionPersistence (docs/protocol.md, "Sessions that survive a reload"): what is
  * kept, how a saved entry is read back (checked field by field), and the one rule for a storage
  * that fails: the session goes on, onError says so once, and the entry is removed so that a
  * reload starts afresh instead of resuming without knowing what ran.

@@ -1,11 +1,11 @@
 /**
- * Seed rules on what an event may set off, checked through the kit wired as a page wires it
+ * The protocol's rules on what an event may set off, checked through the kit wired as a page wires it
  * (as `<ToolgateProvider>` does): the store fed by the session's events, the app-tool host bound
  * to the session, the confirmation controller on a room, and the server's approval gate.
  *
- * - seed 000, "Watching a call": arguments-complete runs nothing: an app tool still runs only
+ * - docs/protocol.md, "Rules of the stream": arguments-complete runs nothing: an app tool still runs only
  *   through its run (the session's `tool.call`), behind the epoch gate.
- * - seed 002, "Invoke through room authority": publishing an event named after a tool does not
+ * - docs/protocol.md, "Rooms": publishing an event named after a tool does not
  *   invoke it.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -55,7 +55,7 @@ function openPage() {
   return { session, store, host, hostCall, insertText, deleteEverything, room, roomRun, confirmations };
 }
 
-describe('seed 000: arguments-complete runs nothing: an app tool still runs only through tool.call, behind the epoch gate', () => {
+describe('arguments-complete runs nothing: an app tool still runs only through tool.call, behind the epoch gate', () => {
   it("arguments-complete runs nothing: an app tool's start, deltas and arguments-complete never call its run; its tool.call then runs it once", async () => {
     const page = openPage();
     const args = { blockId: 'b1', text: 'hello' };
@@ -125,7 +125,7 @@ describe('seed 000: arguments-complete runs nothing: an app tool still runs only
   });
 });
 
-describe('seed 002: publishing an event named after a tool does not invoke it', () => {
+describe('publishing an event named after a tool does not invoke it', () => {
   const args = { scope: 'all' };
   /** Events whose type is a registered tool's name, or looks like a way to invoke or run one. */
   const lookAlikes: Record<string, unknown>[] = [

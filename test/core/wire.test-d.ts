@@ -44,7 +44,7 @@ describe('tool events', () => {
       case 'settled':
         expectTypeOf(streamEvent.ok).toEqualTypeOf<boolean>();
         expectTypeOf(streamEvent.code).toEqualTypeOf<string | undefined>();
-        // Round 2: other runtimes send a result and its message (a vRT server's tools send none).
+        // Round 2: other runtimes send a result and its message (some agent runtimes' tools send none).
         expectTypeOf(streamEvent.output).toBeUnknown();
         expectTypeOf(streamEvent.message).toEqualTypeOf<string | undefined>();
         break;
@@ -122,7 +122,7 @@ describe('ToolResult', () => {
     }
   });
 
-  it('has the five codes of the seed, and no other', () => {
+  it('has the five codes of the protocol, and no other', () => {
     expectTypeOf<ToolResultCode>().toEqualTypeOf<'INTERRUPTED' | 'REJECTED' | 'INVALID' | 'TIMEOUT' | 'FAILED'>();
     expectTypeOf<(typeof TOOL_RESULT_CODES)[number]>().toEqualTypeOf<ToolResultCode>();
     // @ts-expect-error: not a code

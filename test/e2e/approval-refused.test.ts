@@ -4,28 +4,16 @@
  * (FINGERPRINT_MISMATCH here; APPROVAL_EXPIRED and EDIT_REFUSED are read alike) ran nothing, so
  * the call's mark becomes `refused` with the server's reason, and keeps no `approvedArguments`.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
+import { describe, expect, it, vi } from 'vitest';
 import { connectApprovalGate, createConfirmationController, createToolStreamStore, type ClientMessage } from 'toolgate/core';
-import { connectReferenceSession, type ReferenceSession } from 'toolgate/client';
-import { startReferenceServer, type ReferenceServer } from '../../server/server';
 import { callOf } from '../../src/core/call-table';
+import { useReferenceSession } from './harness';
 
-let server: ReferenceServer | undefined;
-let session: ReferenceSession | undefined;
-afterEach(async () => {
-  session?.close();
-  session = undefined;
-  await server?.close();
-  server = undefined;
-});
+const connectSession = useReferenceSession();
 
 describe('the card follows the server’s last word', () => {
   it('marks an approval the server refused (FINGERPRINT_MISMATCH) refused, with nothing approved that never ran', async () => {
-    server = await startReferenceServer({ port: 0, speed: Infinity });
-    const live = connectReferenceSession(server.url, { WebSocket, onError: () => {} });
-    session = live;
-    await live.ready;
+    const { server, session: live } = await connectSession();
     const store = createToolStreamStore();
     live.subscribe((event) => store.getState().dispatch(event));
     const controller = createConfirmationController();

@@ -5,19 +5,12 @@
  * expiring request says Expired on time and nothing runs; a standing grant answers the same tool's
  * next request by itself, and Revoke in the grant list stops it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, expectCleanSession, openDemo, sentFrames, serverHas, startStack, turnEnded, type Stack, type StartedTurn } from './harness';
+import { card, dialog, expectCleanSession, openDemo, sentFrames, serverHas, turnEnded, useStack, type Stack, type StartedTurn } from './harness';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack();
 
-const dialog = (page: Page) => page.getByRole('dialog');
 // The cards follow the store, which draws at most once a frame: wait for a card's state, never
 // read it once when the turn's status says it ended.
 

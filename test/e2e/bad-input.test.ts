@@ -4,30 +4,15 @@
  * flow (no browser needed): a confirmation presented with other arguments, and an approval of
  * the gate that names other arguments. Both are refused clearly, and nothing runs.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
+import { describe, expect, it, vi } from 'vitest';
 import { createConfirmationController, fingerprintJson, ToolRoomError, type ToolRoom } from 'toolgate/core';
-import { connectReferenceSession, type ReferenceSession } from 'toolgate/client';
-import { startReferenceServer, type ReferenceServer } from '../../server/server';
-import { WAIT_MS } from './harness';
+import { useReferenceSession, WAIT_MS } from './harness';
 
-let server: ReferenceServer | undefined;
-let session: ReferenceSession | undefined;
-afterEach(async () => {
-  session?.close();
-  session = undefined;
-  await server?.close();
-  server = undefined;
-});
+const connectSession = useReferenceSession();
 
 const INVOICE = { customerId: 'c_101', amount: 1250, currency: 'EUR', memo: 'Consulting, March' };
 
-async function connect(onError: (reason: string) => void = () => {}) {
-  server = await startReferenceServer({ port: 0, speed: Infinity });
-  session = connectReferenceSession(server.url, { WebSocket, onError });
-  await session.ready;
-  return { server, session };
-}
+const connect = (onError: (reason: string) => void = () => {}) => connectSession({ onError });
 
 describe('bad input: a confirmation presented with other arguments', () => {
   it('is refused by the room with a clear, definite error, and nothing runs', async () => {

@@ -14,10 +14,10 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build as esbuild } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { serveDemo } from '../../demo/serve.mjs';
-import { CHROMIUM_PATH, openDemo, startStack, startTurn, type Stack } from './harness';
+import { openDemo, startTurn, useChromium, useStack } from './harness';
 import { ROOT, once, packedPackage, runStep, storybookStatic } from './run-builds';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'built-styles');
@@ -61,22 +61,12 @@ function expected(palette: Palette) {
   };
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    headless: true,
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 /** Serve a built folder and open `path` in Chromium with the OS in light or dark mode. */
 async function openBuilt(dir: string, path: string, os: 'light' | 'dark') {
   const server = await serveDemo({ root: dir, target: 'ws://127.0.0.1:9' });
-  const page = await browser.newPage({ colorScheme: os, viewport: { width: 1200, height: 900 } });
+  const page = await browser().newPage({ colorScheme: os, viewport: { width: 1200, height: 900 } });
   page.setDefaultTimeout(PAGE_MS / 2);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
@@ -213,13 +203,7 @@ checksOfTheAppPage(
 );
 
 describe("the demo's build (demo/vite.config.ts)", () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  }, PAGE_MS);
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = useStack({}, PAGE_MS);
 
   for (const [theme, palette] of [['light', LIGHT], ['dark', DARK]] as const) {
     it(`shows the kit's colours with ?theme=${theme}`, async () => {

@@ -4,19 +4,12 @@
  * keyboard, deny), the room write whose answer is lost (uncertain, one effect), and axe.
  */
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, expectCleanSession, openDemo, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
+import { card, dialog, expectCleanSession, openDemo, serverHas, startTurn, turnEnded, useStack } from './harness';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack();
 
-const dialog = (page: Page) => page.getByRole('dialog');
 
 describe('demo: the before-tool-call gate', () => {
   it('approving a high-risk call with the keyboard runs exactly what was shown', async () => {

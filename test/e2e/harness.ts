@@ -5,7 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
-import { expect, inject } from 'vitest';
+import WebSocket from 'ws';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { connectReferenceSession, type ReferenceSession, type ReferenceSessionOptions } from 'toolgate/client';
 import { serveDemo, type DemoServer } from '../../demo/serve.mjs';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server/server';
 
@@ -27,6 +29,34 @@ const CHROMIUM_ARGS = [
  */
 export const WAIT_MS = 60_000;
 
+/**
+ * Debian's Chromium, headless, with the flags that keep it off the closed network. `extraArgs`
+ * add to them (the screenshots' font hinting, say).
+ */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
+}
+
+/**
+ * One Chromium for the tests of the enclosing `describe` (or file): launched before them, closed
+ * after them. Read it inside a test or a hook.
+ */
+export function useChromium(extraArgs: readonly string[] = []): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium(extraArgs);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  return () => {
+    if (!browser) throw new Error('Chromium is launched in beforeAll: read it inside a test or a hook');
+    return browser;
+  };
+}
+
 export interface Stack {
   server: ReferenceServer;
   demo: DemoServer;
@@ -35,13 +65,12 @@ export interface Stack {
 }
 
 export async function startStack(options: ReferenceServerOptions = {}): Promise<Stack> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
   // As `npm start` does: the page's own origin may open sessions, known once the demo listens.
   const pageOrigins = new Set<string>();
   const server = await startReferenceServer({ port: 0, allowedOrigins: (origin) => pageOrigins.has(origin), ...options });
   const demo = await serveDemo({ root: inject('demoDir'), target: server.url });
   for (const origin of demo.allowedOrigins) pageOrigins.add(origin);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const browser = await launchChromium();
   return {
     server,
     demo,
@@ -51,6 +80,60 @@ export async function startStack(options: ReferenceServerOptions = {}): Promise<
       await demo.close();
       await server.close();
     },
+  };
+}
+
+/**
+ * The stack for the tests of the enclosing `describe` (or file): started before them, closed after
+ * them. The object it returns stands for that stack once it has started (read it inside a test or
+ * a hook); `timeoutMs` bounds the start.
+ */
+export function useStack(options: ReferenceServerOptions = {}, timeoutMs?: number): Stack {
+  let started: Stack | undefined;
+  beforeAll(async () => {
+    started = await startStack(options);
+  }, timeoutMs);
+  afterAll(async () => {
+    // Closed, not forgotten: a test file may still read what its server recorded.
+    await started?.close();
+  });
+  const current = (): Stack => {
+    if (!started) throw new Error('the stack starts in beforeAll: use it inside a test or a hook');
+    return started;
+  };
+  return {
+    get server() {
+      return current().server;
+    },
+    get demo() {
+      return current().demo;
+    },
+    get browser() {
+      return current().browser;
+    },
+    close: () => current().close(),
+  };
+}
+
+/**
+ * Each test's own reference server (instant pacing) with a session of the kit's client connected
+ * to it, both closed after the test. No browser: for what the kit's client and the server say.
+ */
+export function useReferenceSession(): (options?: Omit<ReferenceSessionOptions, 'WebSocket'>) => Promise<{ server: ReferenceServer; session: ReferenceSession }> {
+  let server: ReferenceServer | undefined;
+  let session: ReferenceSession | undefined;
+  afterEach(async () => {
+    session?.close();
+    session = undefined;
+    await server?.close();
+    server = undefined;
+  });
+  return async (options = {}) => {
+    if (server) throw new Error('one reference session per test');
+    server = await startReferenceServer({ port: 0, speed: Infinity });
+    session = connectReferenceSession(server.url, { onError: () => {}, ...options, WebSocket });
+    await session.ready;
+    return { server, session };
   };
 }
 
@@ -100,6 +183,11 @@ export async function openDemo(
       return state.sockets;
     },
   };
+}
+
+/** The confirmation dialog (Radix portals it into the body). */
+export function dialog(page: Page) {
+  return page.getByRole('dialog');
 }
 
 /** The card of the first call of `name`. */

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createElement as h } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { chromium, type Browser, type Page } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ArgumentsPreview,
@@ -24,7 +24,7 @@ import {
   createToolStreamStore,
 } from 'toolgate';
 import { callEvents, toolEvents } from 'toolgate/testing';
-import { CHROMIUM_PATH } from './harness';
+import { launchChromium } from './harness';
 
 const stylesheet = readFileSync(new URL('../../src/styles.css', import.meta.url), 'utf8');
 const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -138,11 +138,7 @@ let browser: Browser;
 let kit: string;
 beforeAll(async () => {
   kit = kitMarkup();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    headless: true,
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

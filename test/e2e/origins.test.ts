@@ -7,14 +7,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectReferenceServer } from '../../server/introspect';
-import { openDemo, startStack, type Stack } from './harness';
+import { openDemo, useStack } from './harness';
 
-let stack: Stack;
+const stack = useStack({ speed: Infinity });
 let elsewhere: Server;
 let elsewhereUrl = '';
 
 beforeAll(async () => {
-  stack = await startStack({ speed: Infinity });
   // Another site, as the browser sees it: another origin (another port).
   elsewhere = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>elsewhere</title>'));
   await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
@@ -23,7 +22,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => elsewhere.close(resolve));
-  await stack.close();
 });
 
 describe('allowed origins, in Chromium', () => {

@@ -5,20 +5,13 @@
  * with an empty store in the same tab. Each test checks what the page shows after the reload and
  * what the server recorded: one effect per approval, and no app-tool call run twice.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
 import { defaultBeforeToolCall } from '../../server/agent-tools';
-import { card, expectCleanSession, openDemo, sentFrames, serverHas, startStack, startTurn, turnEnded, type Stack } from './harness';
+import { card, dialog, expectCleanSession, openDemo, sentFrames, serverHas, startTurn, turnEnded, useStack, type Stack } from './harness';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack();
 
-const dialog = (page: Page) => page.getByRole('dialog');
 const RELOADED_WHILE_RUNNING = 'outcome unknown: the page reloaded while it ran';
 
 /** Reload the tab and wait until the page has resumed the session it kept (the same session id). */
@@ -194,20 +187,14 @@ describe('demo with ?persist=1: a sub-agent’s call that waits for approval', (
 });
 
 describe('demo with ?persist=1: an approval that expires', () => {
-  let expiring: Stack;
-  beforeAll(async () => {
-    // The default gate, with requests that end unanswered after 1.5 s.
-    expiring = await startStack({
-      beforeToolCall: async (call) => {
-        const decision = await defaultBeforeToolCall(call);
-        return decision.action === 'confirm' ? { ...decision, expiresInMs: 1_500 } : decision;
-      },
-    });
-    otherStacks.push(expiring);
+  // The default gate, with requests that end unanswered after 1.5 s.
+  const expiring = useStack({
+    beforeToolCall: async (call) => {
+      const decision = await defaultBeforeToolCall(call);
+      return decision.action === 'confirm' ? { ...decision, expiresInMs: 1_500 } : decision;
+    },
   });
-  afterAll(async () => {
-    await expiring?.close();
-  });
+  otherStacks.push(expiring);
 
   it('expired while the page was away: after the reload no dialog comes back, the card shows the call refused, nothing was answered and nothing ran', async () => {
     const { page, sessionId, problems } = await openDemo(expiring, { speed: 4, persist: 1 });
@@ -259,13 +246,7 @@ describe('demo with ?persist=1: an approval that expires', () => {
 });
 
 describe('demo with ?persist=1: after the session expired', () => {
-  let short: Stack;
-  beforeAll(async () => {
-    short = await startStack({ resumeWindowMs: 1_500 });
-  });
-  afterAll(async () => {
-    await short?.close();
-  });
+  const short = useStack({ resumeWindowMs: 1_500 });
 
   it('a page that comes back after the resume window shows the session closed for good, runs nothing, and starts afresh', async () => {
     const { page, sessionId } = await openDemo(short, { speed: 4, persist: 1 });

@@ -14,10 +14,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
-import { chromium, type Browser } from 'playwright';
+import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { serveDemo } from '../../demo/serve.mjs';
-import { CHROMIUM_PATH } from './harness';
+import { launchChromium } from './harness';
 import { ROOT, storybookStatic } from './run-builds';
 
 /** The stories under screenshot, by the ids of the built Storybook's index.json. */
@@ -65,11 +65,7 @@ let server: Awaited<ReturnType<typeof serveDemo>>;
 beforeAll(async () => {
   const dir = await storybookStatic();
   server = await serveDemo({ root: dir, target: 'ws://127.0.0.1:9' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--font-render-hinting=none', '--hide-scrollbars'],
-    headless: true,
-  });
+  browser = await launchChromium(['--font-render-hinting=none', '--hide-scrollbars']);
 }, 300_000);
 afterAll(async () => {
   await browser?.close();

@@ -3,17 +3,11 @@
  * The demo in real Chromium against the reference server: streaming previews, interrupts,
  * resume after a lost connection, final close, and malformed frames.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { card, listCaughtUp, openDemo, startStack, startTurn, turnEnded, type Stack } from './harness';
+import { card, listCaughtUp, openDemo, startTurn, turnEnded, useStack } from './harness';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack();
 
 interface Sample {
   name: string;

@@ -8,15 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright';
-import { expectCleanSession, openDemo, sentFrames, serverHas, startTurn, turnEnded, type Stack, startStack } from './harness';
+import { expectCleanSession, openDemo, sentFrames, serverHas, startTurn, turnEnded, useStack } from './harness';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack();
 
 /** The callIds of the edits a page's document shows, in the order applied. */
 const appliedEdits = (page: Page) => page.locator('.operations li').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset['callId'] ?? ''));
@@ -42,6 +36,26 @@ function resultsSent(page: Page): () => string[] {
   return () => frames.map((f) => String(f['callId']));
 }
 
+/**
+ * A page with a saved session, and its duplicate in a tab beside it (the copy of its
+ * sessionStorage written before the copy loads), each with the tool.results it sends.
+ */
+async function pageAndDuplicate(context: BrowserContext, options: { withoutWebLocks?: boolean } = {}) {
+  let firstResults: () => string[] = () => [];
+  const first = await openDemo(stack, { speed: Infinity, persist: 1 }, (page) => void (firstResults = resultsSent(page)), context);
+  let secondResults: () => string[] = () => [];
+  const second = await openDemo(
+    stack,
+    { speed: Infinity, persist: 1 },
+    async (copy) => {
+      await duplicateStorage(first.page, copy, options);
+      secondResults = resultsSent(copy);
+    },
+    context,
+  );
+  return { first, second, firstResults: () => firstResults(), secondResults: () => secondResults() };
+}
+
 describe('two pages holding one saved session', () => {
   let context: BrowserContext;
   beforeAll(async () => {
@@ -52,18 +66,7 @@ describe('two pages holding one saved session', () => {
   });
 
   it('a duplicated tab starts a session of its own, and each app-tool call runs once, in the page whose session asked for it', async () => {
-    let firstResults: () => string[] = () => [];
-    const first = await openDemo(stack, { speed: Infinity, persist: 1 }, (page) => void (firstResults = resultsSent(page)), context);
-    let secondResults: () => string[] = () => [];
-    const second = await openDemo(
-      stack,
-      { speed: Infinity, persist: 1 },
-      async (copy) => {
-        await duplicateStorage(first.page, copy);
-        secondResults = resultsSent(copy);
-      },
-      context,
-    );
+    const { first, second, firstResults, secondResults } = await pageAndDuplicate(context);
     // The copy found the entry held by the first page: it did not resume it.
     expect(second.sessionId).not.toBe(first.sessionId);
     await expect(second.page.locator('[data-restored]').count()).resolves.toBe(0);
@@ -93,18 +96,7 @@ describe('two pages holding one saved session', () => {
   }, 90_000);
 
   it('without Web Locks the copy resumes the session; the older page is told it lost it and stops: each call runs once, never in both', async () => {
-    let firstResults: () => string[] = () => [];
-    const first = await openDemo(stack, { speed: Infinity, persist: 1 }, (page) => void (firstResults = resultsSent(page)), context);
-    let secondResults: () => string[] = () => [];
-    const second = await openDemo(
-      stack,
-      { speed: Infinity, persist: 1 },
-      async (copy) => {
-        await duplicateStorage(first.page, copy, { withoutWebLocks: true });
-        secondResults = resultsSent(copy);
-      },
-      context,
-    );
+    const { first, second, firstResults, secondResults } = await pageAndDuplicate(context, { withoutWebLocks: true });
     expect(second.sessionId).toBe(first.sessionId);
     // Only the newest socket speaks for the session: the first page ends instead of taking it back.
     await first.page.locator('.connection-status[data-status="closed"]').waitFor();

@@ -1,5 +1,5 @@
 /**
- * DESIGN "The wire": events only the page may produce never come from a session. Through every
+ * docs/protocol.md, "Rules of the stream": events only the page may produce never come from a session. Through every
  * session path a page uses (the provider, useToolStream, bindAppToolHost), a frame naming the
  * page's own interrupt is refused through onError with `local-only`, and an app tool that runs
  * keeps its state: not aborted, not shown as "Cancelled here", nothing sent to the server.

@@ -49,7 +49,7 @@ describe('useToolConfirmationRequest types', () => {
 });
 
 describe('ConfirmToolDialog types', () => {
-  it('keeps the names DESIGN pins', () => {
+  it('keeps the names docs/api.md lists', () => {
     expectTypeOf<ComponentProps<typeof ConfirmToolDialog>>().toEqualTypeOf<ConfirmToolDialogProps>();
     expectTypeOf<ConfirmToolDialogProps>().toHaveProperty('open');
     expectTypeOf<ConfirmToolDialogProps>().toHaveProperty('toolName');

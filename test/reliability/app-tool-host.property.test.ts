@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
- * Properties of the app-tool host over many short random sessions (issue 8, item 2; seed 000
- * "Results", "Running one at a time", "Cancellation and atomicity"; DESIGN "App tools").
+ * Properties of the app-tool host over many short random sessions (issue 8, item 2; docs/protocol.md,
+ * "App tools": one result per call, one at a time, cancellation).
  *
  * `test/core/app-tool-load.test.ts` drives 1,000 calls per run through one tool (durations,
  * throws, time-outs, deaf runs, interrupts). This file does not repeat that load; it adds what a

@@ -1,6 +1,6 @@
 /**
- * Confirmation properties (issue 8, item 3; DESIGN "Confirmation"; seed 002 "Invoke through room
- * authority"): for random argument values and random sequences of clicks, keys and spoken
+ * Confirmation properties (issue 8, item 3; docs/protocol.md, "Confirmation" and
+ * "Rooms"): for random argument values and random sequences of clicks, keys and spoken
  * approvals, at most one invoke per approval; the invoked arguments deep-equal those shown and
  * have the same fingerprint; never an invoke without an approval.
  *

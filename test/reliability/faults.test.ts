@@ -276,7 +276,7 @@ const SEND_INVOICE_DESCRIPTOR = { effect: 'write', risk: 'medium', requiresConfi
 
 /**
  * The `write` script's app tool: the page confirms and invokes send_invoice through the room,
- * offering the application's own check (seed 002): the room's record for that confirmation.
+ * offering the application's own check (docs/protocol.md, "Rooms"): the room's record for that confirmation.
  */
 function sendInvoiceTool(pageOf: () => Page, outcomes: ConfirmationOutcome[]): AppToolSpec {
   return {
@@ -518,7 +518,7 @@ describe('fault: a dropped tool.result', { timeout: 30_000 }, () => {
     expect(page.statuses).not.toContain('reconnecting');
     expect(commits).toEqual([callId]);
     expect(page.runs.get(callId)).toBe(1);
-    // The model is told TIMEOUT although the page's tool did its work (seed 000: the result came too late).
+    // The model is told TIMEOUT although the page's tool did its work (the result came too late: docs/protocol.md, "The agent's side").
     expect([...session.results]).toEqual([[callId, expect.objectContaining({ ok: false, code: 'TIMEOUT' })]]);
     expect(server!.effects.filter((e) => e.sessionId === sessionId)).toEqual([expect.objectContaining({ toolName: 'add_note', outcome: 'accepted' })]);
     expect(page.store.getState().calls[callId]).toMatchObject({ status: 'settled', ok: false, code: 'TIMEOUT' });
@@ -761,7 +761,7 @@ describe('fault: slow app tools pass the time limit', { timeout: 30_000 }, () =>
     expect([...session.results.values()].map((r) => (r.ok ? 'ok' : r.code))).toEqual(['TIMEOUT', 'TIMEOUT', 'ok']);
     // The late answer of the deaf run was never sent: no tool.result was ignored as a repeat.
     expectNothingLostNothingTwice(page);
-    // What a run commits after its abort is the tool's own business (seed 000: cooperative); the
+    // What a run commits after its abort is the tool's own business (cancellation is cooperative: docs/protocol.md, "App tools"); the
     // careful one committed nothing once aborted.
     expect(committed).toHaveLength(2);
     expect(committed).toEqual(expect.arrayContaining(['title Release notes', 'text \n## Fixes\nNo']));

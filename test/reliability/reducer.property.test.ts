@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Properties of the reducer over random event sequences (issue 8, item 1; DESIGN "The wire",
+ * Properties of the reducer over random event sequences (issue 8, item 1; docs/protocol.md, "Rules of the stream",
  * "Legacy previews", "Purity, the parser and snapshots").
  *
  * A sequence is built from a few calls, each with a lifecycle (settled, cancelled, failed, sent
@@ -11,7 +11,7 @@
  * interrupts inserted. Every step is checked against what the reducer promises; then the whole
  * sequence is reduced again from scratch and from an older state, and through the store.
  *
- * Fixed seeds (DESIGN "Quality bars"); fast-check prints the seed and the counterexample path
+ * Fixed seeds (docs/architecture.md, "Conventions"); fast-check prints the seed and the counterexample path
  * on failure, and so does the message of each check below.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -467,7 +467,7 @@ function check(events: unknown[], mode: PreviewMode, tally: Tally, fail: (why: s
       // One terminal status, kept.
       if (t.terminal !== undefined && call.status !== t.terminal) fail(`event ${i}: call '${id}' went from ${t.terminal} to ${call.status}`);
       // A stream call only moves forward. (A preview call may go back from issued to streaming:
-      // a preview whose text does not extend the previous one resets it, DESIGN "Legacy previews".)
+      // a preview whose text does not extend the previous one resets it, docs/protocol.md, "Legacy previews".)
       if (call.source === 'stream' && STATUS_RANK[call.status] < STATUS_RANK[t.status as keyof typeof STATUS_RANK]) fail(`event ${i}: call '${id}' went back from ${t.status} to ${call.status}`);
       if (TERMINAL.has(call.status) && t.terminal === undefined) {
         t.terminal = call.status;

@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
  * The server and the kit each have their own canonical JSON, on purpose: here they must agree,
- * and every event the server sends must reduce in the kit's store as DESIGN.md says.
+ * and every event the server sends must reduce in the kit's store as docs/protocol.md says.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -96,7 +96,7 @@ describe('reference server and kit agree', () => {
     await client.runTurn('malformed');
     await client.roundTrip();
     // An unknown phase, a missing callId, a frame that is not an object and a repeated seq are
-    // reported; an event of a type nobody knows is ignored silently (DESIGN.md, "The wire").
+    // reported; an event of a type nobody knows is ignored silently (docs/protocol.md, "Rules of the stream").
     expect(errors).toEqual([
       expect.stringContaining("unknown phase 'rewind'"),
       expect.stringContaining('callId must be a non-empty string'),

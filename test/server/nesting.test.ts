@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Nested calls (DESIGN "The wire": `parentCallId` on `start`): in the `research` script a research
+ * Nested calls (docs/protocol.md, "Rules of the stream": `parentCallId` on `start`): in the `research` script a research
  * tool's sub-agent makes three calls of its own, each started with the research call as its
  * parent; the refund among them waits for approval, and its request names the parent too.
  */

@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
- * After a resume the page learns what still waits for its answer (DESIGN "Sessions that survive a
- * reload"): the welcome lists the app-tool call out to it and the approval requests of the gate
+ * After a resume the page learns what still waits for its answer (docs/protocol.md, "Sessions that
+ * survive a reload"): the welcome lists the app-tool call out to it and the approval requests of the gate
  * (`waiting`), and the ones the replay does not carry (sent at or before the page's lastSeq) come
  * again after the replay, each as it was first sent, marked `resent` and without a seq. What was
  * answered is never listed nor sent again.

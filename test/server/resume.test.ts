@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Resume tokens (DESIGN "Sessions that survive a reload"): the welcome carries a secret, and a
+ * Resume tokens (docs/protocol.md, "Sessions that survive a reload"): the welcome carries a secret, and a
  * resume needs it. Knowing a session id is not enough to take a session over.
  */
 import * as crypto from 'node:crypto';

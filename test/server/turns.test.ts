@@ -8,7 +8,7 @@ const { startServer, connect } = useTestServer();
 
 const TERMINAL = ['settled', 'cancelled', 'failed'];
 
-/** seed 000: every call starts with start and ends with exactly one terminal phase. */
+/** docs/protocol.md, "Rules of the stream": every call starts with start and ends with exactly one terminal phase. */
 function expectLifecycle(client: TestClient, callId: string): string[] {
   const phases = client.phases(callId);
   expect(phases[0]).toBe('start');

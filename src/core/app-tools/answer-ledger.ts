@@ -1,11 +1,11 @@
 /**
- * The answer ledger (seed 000, "Results": exactly one result per call). Every call id the host
+ * The answer ledger (docs/protocol.md, "App tools": exactly one result per call). Every call id the host
  * was asked about gets one promise, resolved once; a repeat of the id (a resend after a lost
  * response) gets that same promise instead of a second run or a contradicting answer. The
  * latest `remember` answers keep their result; older ids keep only the fact that they were
  * answered, so a very late repeat still never runs twice (one string per call).
  *
- * Its durable part (DESIGN "Sessions that survive a reload"): with `saved`, the ledger also
+ * Its durable part (docs/protocol.md, "Sessions that survive a reload"): with `saved`, the ledger also
  * records, outside the page, each call whose run began and the answer it got. A page that
  * resumes the session after a reload asks it about a call the server sends again: one that was
  * running when the page went away is answered FAILED ("outcome unknown: the page reloaded while

@@ -2,7 +2,7 @@
  * How the app-tool host words its answers: results that are not the run's own output, reasons
  * for aborting a run, and descriptions of values that user code threw or returned.
  *
- * seed 000 ("Results"): every call gets exactly one result, at once. A value thrown or returned by
+ * (docs/protocol.md, "App tools"): every call gets exactly one result, at once. A value thrown or returned by
  * user code may be hostile (an Error whose `message` getter throws, a Proxy whose traps throw, a
  * null-prototype object whose `toJSON` throws); reading it must never throw in turn, or the call
  * would wait for its time limit (forever, without one) and leave an unhandled rejection behind.

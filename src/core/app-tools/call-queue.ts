@@ -1,5 +1,5 @@
 /**
- * The open calls and the one slot (seed 000, "Running one at a time"): calls run one at a time,
+ * The open calls and the one slot (docs/protocol.md, "App tools"): calls run one at a time,
  * in arrival order, and a call starts only after the previous one has its result. An aborted
  * call already has its result, so the next may start while the aborted run winds down; a run
  * that was not aborted is never overlapped.

@@ -35,11 +35,11 @@ export function receiveCall(request: AppToolCallRequest, intake: CallIntake): Pr
   if (!read.ok) return Promise.resolve(read.result);
   const { fields } = read;
   if (intake.closed()) return Promise.resolve(failure('INTERRUPTED', 'the app-tool host is closed'));
-  // seed 000: exactly one result per call. A repeat (a resend after a lost response) gets the
+  // docs/protocol.md, "App tools": exactly one result per call. A repeat (a resend after a lost response) gets the
   // same answer instead of a second run or a contradicting FAILED.
   const repeat = ledger.repeat(fields.callId);
   if (repeat) return repeat;
-  // The epoch gate (seed 000, "Cancelled by: the client's epoch gate"): a call of a dead turn
+  // The epoch gate (docs/protocol.md, "App tools"): a call of a dead turn
   // answers INTERRUPTED before anything else about it is looked at, even its bad arguments.
   const refusal = gate.refusal(fields.turnId, fields.epoch);
   if (refusal !== undefined) return ledger.answerAtOnce(fields.callId, failure('INTERRUPTED', refusal));

@@ -1,5 +1,5 @@
 /**
- * A call's time limit (DESIGN "App tools": `TIMEOUT` is past the client's own limit, which
+ * A call's time limit (docs/protocol.md, "App tools": `TIMEOUT` is past the client's own limit, which
  * excludes time spent waiting for approval). The clock stops while a person is waited for (the
  * approval, or `ctx.waitForPerson` of a tool that says `waitsForPerson`) and starts again with
  * what was left; nested waits stop it once.

@@ -1,5 +1,5 @@
 /**
- * The registered tools and what `hello` and `tools.update` declare of them (DESIGN "App tools",
+ * The registered tools and what `hello` and `tools.update` declare of them (docs/protocol.md, "App tools",
  * "The session"): names are unique, each declaration is checked JSON when the tool registers
  * (not at hello), and an unregister is deferred one tick so a StrictMode remount does not drop a
  * tool that a call is about to reach. The declarations array stays the same object while nothing

@@ -1,5 +1,5 @@
 /**
- * The epoch gate (seed 000, "Cancelled by: the client's epoch gate"; DESIGN "The session"): the
+ * The epoch gate (docs/protocol.md, "App tools"; docs/protocol.md, "The session"): the
  * server stamps each call with its epoch, and a local interrupt raises the floor past the
  * interrupted turn's epoch, so a call from an older epoch never runs. Turns interrupted lately are
  * remembered too: a late call of such a turn never runs, whatever epoch it names.

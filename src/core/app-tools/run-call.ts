@@ -1,5 +1,5 @@
 /**
- * Running one call that holds the slot, step by step (DESIGN "App tools"): the epoch gate once
+ * Running one call that holds the slot, step by step (docs/protocol.md, "App tools"): the epoch gate once
  * more, the tool, its time limit, the JSON Schema and the validator (`INVALID`), the person's
  * approval (`REJECTED`), the run and its output. Each step settles what it can name itself
  * through the queue's one `settle`; anything that still escapes (a value no step foresaw) is
@@ -105,7 +105,7 @@ async function runCall(options: CallRunnerOptions, record: CallRecord): Promise<
   try {
     options.recordStart(record);
   } catch (error) {
-    // DESIGN "Sessions that survive a reload": a run that could not be recorded might run again
+    // docs/protocol.md, "Sessions that survive a reload": a run that could not be recorded might run again
     // in a page that resumes the session after a reload. Never twice comes first.
     const message = `"${tool.name}" was not run: recording that it started failed (${describeFailure(error)}), and a page that resumed the session could run it again`;
     return settle(options, record, failure('FAILED', message));
@@ -114,11 +114,11 @@ async function runCall(options: CallRunnerOptions, record: CallRecord): Promise<
   try {
     output = await tool.run(approved, contextOf(options, record, tool));
   } catch (error) {
-    if (record.result) return; // seed 000: a result that arrives after its call was aborted is dropped
+    if (record.result) return; // dropped after an abort (docs/protocol.md, "App tools")
     return settle(options, record, thrownResult(tool.name, error));
   }
   if (record.result) return;
-  // seed 000: a tool that returns nothing answers with output: null.
+  // A tool that returns nothing answers with output: null (docs/protocol.md, "App tools").
   const json = snapshotJsonSafely(output === undefined ? null : output, 'output');
   if (!json.ok) return settle(options, record, failure('FAILED', `the output of "${tool.name}" cannot be sent as JSON: ${json.reason}`));
   settle(options, record, Object.freeze({ ok: true as const, output: json.value }));
@@ -176,7 +176,7 @@ async function approve(
     return undefined;
   }
   if (!needsApproval) return args;
-  // DESIGN "App tools": time spent waiting for approval does not count against the limit.
+  // docs/protocol.md, "App tools": time spent waiting for approval does not count against the limit.
   record.deadline?.pause();
   options.queue.setStatus(record, 'awaiting-approval');
   const handler = options.approvalHandler();

@@ -24,44 +24,44 @@ import { auditLogToJsonLines } from './audit-json-lines';
  * log.append({ type: 'settled', callId: 'c1', code: 'OK', output: { receipt: 'r-9' } });
  */
 export type AuditEntry =
-  | {
+  | (AuditEntryBase & {
       readonly type: 'requested';
-      readonly callId: string;
       readonly toolName: string;
       readonly definitionFingerprint?: string | null | undefined;
       /** The arguments as shown. */
       readonly arguments: JsonValue;
       /** Their fingerprint, when known; it must be the arguments' own (the append is refused otherwise). */
       readonly argumentsFingerprint?: string | undefined;
-      readonly at?: number | undefined;
-    }
-  | {
+    })
+  | (AuditEntryBase & {
       readonly type: 'decided';
-      readonly callId: string;
       readonly kind: AuditDecisionKind;
       readonly by: AuditDecider;
       readonly ruleId?: string | null | undefined;
       readonly reason?: string | null | undefined;
-      readonly at?: number | undefined;
-    }
-  | {
+    })
+  | (AuditEntryBase & {
       readonly type: 'ran';
-      readonly callId: string;
       /** The fingerprint of what ran; or give `arguments` and the log computes it. */
       readonly argumentsFingerprint?: string | undefined;
       readonly arguments?: JsonValue | undefined;
-      readonly at?: number | undefined;
-    }
-  | {
+    })
+  | (AuditEntryBase & {
       readonly type: 'settled';
-      readonly callId: string;
       /** `OK` on success, else the result code. */
       readonly code: string;
       /** The output's fingerprint; or give `output` and the log computes it. `null` when there was none. */
       readonly outputFingerprint?: string | null | undefined;
       readonly output?: JsonValue | undefined;
-      readonly at?: number | undefined;
-    };
+    });
+
+/** Fields every entry has (a record's `AuditRecordBase` without its place, links and hash). */
+interface AuditEntryBase {
+  /** The call the record is about. */
+  readonly callId: string;
+  /** When it happened, in milliseconds since the epoch; the log's clock when omitted. */
+  readonly at?: number | undefined;
+}
 
 /**
  * What an audit log holds: its records, oldest first (frozen), and the hash of the last one.
@@ -222,6 +222,14 @@ function snapshot(value: unknown, what: string): JsonValue {
 
 const fingerprintOf = async (value: JsonValue): Promise<string> => (await fingerprintJson(value)).hex;
 
+/** A fingerprint the caller gave must be the one the log computed from the value it also gave. */
+function sameAsGiven<T extends string | null>(given: T | undefined, computed: T, field: string, of: string): T {
+  if (given !== undefined && given !== computed) {
+    throw new AuditLogError(`the ${field} given (${String(given)}) is not the fingerprint of ${of} (${String(computed)})`);
+  }
+  return computed;
+}
+
 function prepare(entry: AuditEntry, now: () => number): Prepared {
   if (typeof entry !== 'object' || entry === null) throw new AuditLogError('the entry is not an object');
   const at = entry.at ?? now();
@@ -232,10 +240,7 @@ function prepare(entry: AuditEntry, now: () => number): Prepared {
       const given = entry.argumentsFingerprint;
       const definitionFingerprint = entry.definitionFingerprint ?? null;
       return async () => {
-        const argumentsFingerprint = await fingerprintOf(shown);
-        if (given !== undefined && given !== argumentsFingerprint) {
-          throw new AuditLogError(`the argumentsFingerprint given (${given}) is not the fingerprint of the arguments shown (${argumentsFingerprint})`);
-        }
+        const argumentsFingerprint = sameAsGiven(given, await fingerprintOf(shown), 'argumentsFingerprint', 'the arguments shown');
         return { ...base, toolName: entry.toolName, definitionFingerprint, argumentsFingerprint, arguments: shown };
       };
     }
@@ -248,10 +253,8 @@ function prepare(entry: AuditEntry, now: () => number): Prepared {
       const ran = entry.arguments === undefined ? undefined : snapshot(entry.arguments, 'arguments');
       if (given === undefined && ran === undefined) throw new AuditLogError('a ran record needs the arguments that ran or their fingerprint');
       return async () => {
-        const argumentsFingerprint = ran === undefined ? (given as string) : await fingerprintOf(ran);
-        if (given !== undefined && given !== argumentsFingerprint) {
-          throw new AuditLogError(`the argumentsFingerprint given (${given}) is not the fingerprint of the arguments that ran (${argumentsFingerprint})`);
-        }
+        const computed = ran === undefined ? (given as string) : await fingerprintOf(ran);
+        const argumentsFingerprint = sameAsGiven(given, computed, 'argumentsFingerprint', 'the arguments that ran');
         return { ...base, argumentsFingerprint };
       };
     }
@@ -259,10 +262,8 @@ function prepare(entry: AuditEntry, now: () => number): Prepared {
       const output = entry.output === undefined ? undefined : snapshot(entry.output, 'output');
       const given = entry.outputFingerprint;
       return async () => {
-        const outputFingerprint = output === undefined ? (given ?? null) : await fingerprintOf(output);
-        if (given !== undefined && given !== outputFingerprint) {
-          throw new AuditLogError(`the outputFingerprint given (${String(given)}) is not the fingerprint of the output (${outputFingerprint})`);
-        }
+        const computed = output === undefined ? (given ?? null) : await fingerprintOf(output);
+        const outputFingerprint = sameAsGiven(given, computed, 'outputFingerprint', 'the output');
         return { ...base, code: entry.code, outputFingerprint };
       };
     }
