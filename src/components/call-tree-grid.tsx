@@ -56,6 +56,13 @@ const CALL_HEIGHT = 180;
 const FIRST_VIEW = 800;
 const FIRST_OVERSCAN = 3;
 
+// The active row stays mounted even in a view that has none in it (the windowing reports an empty
+// range for a moment while a jump scroll lands): a focused row that went away would drop the focus.
+function withActive(indexes: number[], activeIndex: number, count: number): number[] {
+  if (activeIndex >= count || indexes.includes(activeIndex)) return indexes;
+  return activeIndex < (indexes[0] ?? 0) ? [activeIndex, ...indexes] : [...indexes, activeIndex];
+}
+
 function firstRows(rows: readonly ToolCallTreeRow[], activeIndex: number): number[] {
   const indexes: number[] = [];
   let height = 0;
@@ -191,7 +198,7 @@ export function CallTreeGrid({ rows, windowed, preload = false, label, renderCel
 
   // Rows are rendered here in both modes (the windowing only says which), so they keep their state when it starts.
   const windowView = windowed ? view : null;
-  const mounted = !windowed ? rows.map((_, i) => i) : windowView ? windowView.indexes.filter((i) => i < rows.length) : firstRows(rows, activeIndex);
+  const mounted = !windowed ? rows.map((_, i) => i) : windowView ? withActive(windowView.indexes.filter((i) => i < rows.length), activeIndex, rows.length) : firstRows(rows, activeIndex);
   return (
     <div
       role="treegrid"
