@@ -1,7 +1,7 @@
 /**
  * The windowing of `<ToolCallList>`'s rows (@tanstack/react-virtual), in a module of its own so
- * that an app loads it only when a list passes `windowAfter` rows (see docs/architecture.md, the
- * list): most sessions never do, and the windowing is about 11 kB of the list's weight.
+ * that an app loads it only when a list nears `windowAfter` rows (see docs/architecture.md,
+ * "What loads when"): most sessions never do, and the windowing is about 11 kB of the list's weight.
  *
  * It renders nothing. It decides which rows are mounted and tells the grid, which renders them
  * in the same place either way: rows keep their state (an open output, a card's own fields) when

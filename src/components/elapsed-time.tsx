@@ -6,7 +6,7 @@ import type { ToolgateClock } from '../hooks/use-now';
 
 /**
  * An open call's running time ("3 s so far"), written into its element by one shared timer per
- * clock instead of a render of the card each second (see docs/architecture.md, the list). Each
+ * clock instead of a render of the card each second (see docs/architecture.md, "What loads when"). Each
  * render (the call changed) writes the time read now, so a change between ticks shows the time of
  * that change. Empty on the server: the time there would not match the browser's.
  */

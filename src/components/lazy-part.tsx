@@ -4,7 +4,8 @@ import type { ComponentType, ReactElement } from 'react';
  * A part of a component loaded on first use, as `React.lazy` does, with one difference: once
  * `preload()` has finished, the part renders at once, with no fallback for a frame. (`React.lazy`
  * suspends on its first render even when the module is already there.) Parts preload when what
- * needs them arrives (a request that can be edited), so a person's click never waits on a load.
+ * needs them arrives (a request that can be edited), so a person's click never waits on a load
+ * (see docs/architecture.md, "What loads when").
  * Render it inside `<Suspense>`. A part that failed to load throws its error on render, to the
  * app's error boundary; the next render after that tries to load it again.
  */

@@ -3,7 +3,7 @@ import type { ToolgateClock } from './use-now';
 /**
  * One timer per clock for every live display that shows a running time (the cards' elapsed
  * time): fifty open calls cost one timer, not fifty, and the displays write their text without a
- * React render (see docs/architecture.md, the list). The timer runs only while something mounted
+ * React render (see docs/architecture.md, "What loads when"). The timer runs only while something mounted
  * listens, and stops with the last one.
  */
 interface Ticker {
