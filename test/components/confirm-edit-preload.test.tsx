@@ -6,11 +6,12 @@
 import { StrictMode } from 'react';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConfirmationEditing } from 'toolgate';
 
-const schema = { type: 'object', properties: { to: { type: 'string', title: 'Recipient' } }, required: ['to'] };
+const schema: ConfirmationEditing['schema'] = { type: 'object', properties: { to: { type: 'string', title: 'Recipient' } }, required: ['to'] };
 const descriptor = { effect: 'write', risk: 'medium', requiresConfirmation: true } as const;
 
-async function openRequest(editable: boolean | { schema: object }) {
+async function openRequest(editable: boolean | ConfirmationEditing) {
   const { ConfirmToolDialog, createConfirmationController } = await import('toolgate');
   const controller = createConfirmationController();
   void controller.request({ toolName: 'transfer', arguments: { to: 'bob' }, descriptor, editable, onApprove: (value) => value });
