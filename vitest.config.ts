@@ -36,6 +36,8 @@ function storybookProject(name: string, initialGlobals: Record<string, unknown>)
         'zustand',
         'zustand/vanilla',
         '@radix-ui/react-dialog',
+        // The list's windowing, loaded by import() past windowAfter: pre-bundled up front, not found mid-run.
+        '@tanstack/react-virtual',
         // CommonJS packages of the renderers and policies: pre-bundled once, not found mid-run.
         'anser',
         'shell-quote',

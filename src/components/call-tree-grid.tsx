@@ -2,7 +2,9 @@
  * The rows of `<ToolCallList>`: a one-column treegrid (WAI-ARIA APG "Treegrid", rows focused
  * first) whose rows are turns, calls and the calls nested in them. Long lists are windowed with
  * @tanstack/react-virtual: only the rows in view (and a few around them) are mounted, positioned
- * in a box as tall as all the rows, so ten thousand calls cost what a screenful costs.
+ * in a box as tall as all the rows, so ten thousand calls cost what a screenful costs. The
+ * windowing is its own module (`call-tree-window.tsx`), loaded when a list nears `windowAfter`;
+ * until it is there, a windowed list mounts the rows the windowing would mount first.
  *
  * Keyboard (APG treegrid): one tab stop, the active row (roving tabindex); Up and Down move
  * between rows, Home and End to the first and last, Page Up and Page Down by a page; Right opens
@@ -12,15 +14,26 @@
  * so the focus is never dropped to the page; a row that goes away while focused (closed above
  * it, filtered out) hands the focus to the row now in its place.
  */
-import { defaultRangeExtractor, measureElement, observeElementRect, useVirtualizer, type Range, type Rect, type Virtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useId, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useId, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { parentRowIndex, type ToolCallTreeRow } from '../hooks/call-tree';
 import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
+import type { CallTreeWindowHandle, CallTreeWindowView } from './call-tree-window';
+
+const loadWindow = () => import('./call-tree-window');
+const CallTreeWindow = lazy(loadWindow);
+let windowLoad: Promise<unknown> | undefined;
+/** Start loading the windowing before a list needs it, so that it is there when the list passes `windowAfter`. */
+export function preloadCallTreeWindow(): void {
+  // A failed load is retried by the list itself when it renders the windowing.
+  windowLoad ??= loadWindow().catch(() => (windowLoad = undefined));
+}
 
 export interface CallTreeGridProps {
   rows: readonly ToolCallTreeRow[];
   /** Mount only the rows in view. */
   windowed: boolean;
+  /** Load the windowing now: the list is close to needing it. */
+  preload?: boolean;
   label: string;
   /**
    * What the row's one cell shows. A call row is named by the element with id `labelId`, which
@@ -38,16 +51,31 @@ const PAGE = 10;
 // Estimates before a row is measured: turn headings are short, cards about this tall.
 const TURN_HEIGHT = 40;
 const CALL_HEIGHT = 180;
-// The box's size before it is measured (and on the server), and where nothing is laid out (jsdom,
-// a hidden panel): the first rows are mounted rather than none, so there is always a row to reach.
-const UNMEASURED: Rect = { width: 0, height: 800 };
-// A row measured at 0 has no layout (a row always has some height): keep its estimate.
-const measureRow = (element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>) =>
-  measureElement(element, entry, instance) || instance.options.estimateSize(instance.indexFromElement(element));
-const observeRect = (instance: Virtualizer<HTMLDivElement, Element>, report: (rect: Rect) => void) =>
-  observeElementRect(instance, (rect) => report(rect.width === 0 && rect.height === 0 ? UNMEASURED : rect));
+// The windowing's first view, before it is loaded (and on the server): the rows that fill an
+// unmeasured box (800 px, as call-tree-window.tsx assumes) and three more, and the active row.
+const FIRST_VIEW = 800;
+const FIRST_OVERSCAN = 3;
 
-export function CallTreeGrid({ rows, windowed, label, renderCell, setExpanded, toggle }: CallTreeGridProps) {
+// The active row stays mounted even in a view that has none in it (the windowing reports an empty
+// range for a moment while a jump scroll lands): a focused row that went away would drop the focus.
+function withActive(indexes: number[], activeIndex: number, count: number): number[] {
+  if (activeIndex >= count || indexes.includes(activeIndex)) return indexes;
+  return activeIndex < (indexes[0] ?? 0) ? [activeIndex, ...indexes] : [...indexes, activeIndex];
+}
+
+function firstRows(rows: readonly ToolCallTreeRow[], activeIndex: number): number[] {
+  const indexes: number[] = [];
+  let height = 0;
+  for (let i = 0, extra = 0; i < rows.length; i++) {
+    if (height >= FIRST_VIEW && ++extra > FIRST_OVERSCAN) break;
+    indexes.push(i);
+    height += rows[i]?.kind === 'turn' ? TURN_HEIGHT : CALL_HEIGHT;
+  }
+  if (activeIndex < rows.length && !indexes.includes(activeIndex)) indexes.push(activeIndex);
+  return indexes;
+}
+
+export function CallTreeGrid({ rows, windowed, preload = false, label, renderCell, setExpanded, toggle }: CallTreeGridProps) {
   const baseId = useId();
   const gridRef = useRef<HTMLDivElement>(null);
   const indexOf = useMemo(() => new Map(rows.map((row, i) => [row.key, i])), [rows]);
@@ -61,29 +89,11 @@ export function CallTreeGrid({ rows, windowed, label, renderCell, setExpanded, t
 
   const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
   const estimateSize = useCallback((i: number) => (rows[i]?.kind === 'turn' ? TURN_HEIGHT : CALL_HEIGHT), [rows]);
-  // The active row is always mounted, wherever it is: a focused row that scrolls away keeps its focus.
-  const rangeExtractor = useCallback(
-    (range: Range) => {
-      const indexes = defaultRangeExtractor(range);
-      if (activeIndex >= range.count || indexes.includes(activeIndex)) return indexes;
-      return activeIndex < (indexes[0] ?? 0) ? [activeIndex, ...indexes] : [...indexes, activeIndex];
-    },
-    [activeIndex],
-  );
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => gridRef.current,
-    estimateSize,
-    getItemKey,
-    rangeExtractor,
-    overscan: 3,
-    enabled: windowed,
-    // Rows are moved by writing their transform, not by rendering them again on each scroll.
-    directDomUpdates: true,
-    initialRect: UNMEASURED,
-    observeElementRect: observeRect,
-    measureElement: measureRow,
-  });
+  const [view, setView] = useState<CallTreeWindowView | null>(null);
+  const windowHandle = useRef<CallTreeWindowHandle | null>(null);
+  useIsomorphicLayoutEffect(() => {
+    if (preload || windowed) preloadCallTreeWindow();
+  }, [preload, windowed]);
 
   const rowElement = (key: string): HTMLElement | undefined => {
     const grid = gridRef.current;
@@ -108,7 +118,7 @@ export function CallTreeGrid({ rows, windowed, label, renderCell, setExpanded, t
     setActiveKey(row.key);
     lastIndex.current = target;
     pending.current = { key: row.key, part };
-    if (windowed) virtualizer.scrollToIndex(target, { align: 'auto' });
+    if (windowed) windowHandle.current?.scrollToIndex(target);
     flushFocus();
   };
   // After each render: focus a row that was waiting to be mounted.
@@ -145,7 +155,7 @@ export function CallTreeGrid({ rows, windowed, label, renderCell, setExpanded, t
     if (index === undefined) return;
     const row = rows[index] as ToolCallTreeRow;
     const part = onCell ? 'cell' : 'row';
-    const page = windowed && virtualizer.range ? Math.max(1, virtualizer.range.endIndex - virtualizer.range.startIndex) : PAGE;
+    const page = (windowed ? windowHandle.current?.page() : undefined) ?? PAGE;
     switch (event.key) {
       case 'ArrowDown':
         moveTo(index + 1, part);
@@ -186,7 +196,9 @@ export function CallTreeGrid({ rows, windowed, label, renderCell, setExpanded, t
     event.preventDefault();
   };
 
-  const mounted = windowed ? virtualizer.getVirtualItems().map((item) => item.index) : rows.map((_, i) => i);
+  // Rows are rendered here in both modes (the windowing only says which), so they keep their state when it starts.
+  const windowView = windowed ? view : null;
+  const mounted = !windowed ? rows.map((_, i) => i) : windowView ? withActive(windowView.indexes.filter((i) => i < rows.length), activeIndex, rows.length) : firstRows(rows, activeIndex);
   return (
     <div
       role="treegrid"
@@ -199,7 +211,7 @@ export function CallTreeGrid({ rows, windowed, label, renderCell, setExpanded, t
       onFocus={onFocus}
       onBlur={onBlur}
     >
-      <div role="rowgroup" ref={windowed ? virtualizer.containerRef : undefined} className="toolgate-list-rowgroup">
+      <div role="rowgroup" ref={windowView?.container} className="toolgate-list-rowgroup">
         {mounted.map((i) => {
           const row = rows[i] as ToolCallTreeRow;
           return (
@@ -209,12 +221,26 @@ export function CallTreeGrid({ rows, windowed, label, renderCell, setExpanded, t
               index={i}
               active={i === activeIndex}
               labelId={`${baseId}r${i}`}
-              measure={windowed ? virtualizer.measureElement : undefined}
+              measure={windowView?.measure}
               renderCell={renderCell}
             />
           );
         })}
       </div>
+      {windowed && (
+        // After the rows: their refs are in place when the windowing's effects first measure them.
+        <Suspense fallback={null}>
+          <CallTreeWindow
+            count={rows.length}
+            estimateSize={estimateSize}
+            getItemKey={getItemKey}
+            activeIndex={activeIndex}
+            gridRef={gridRef}
+            handle={windowHandle}
+            onView={setView}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -4,7 +4,7 @@
  * the alert for an unhappy outcome, the confirm step's fields, and the outcome's actions (Close,
  * Check, Retry). One concern per component.
  */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { Suspense, useEffect, useId, useRef, type ReactNode } from 'react';
 import { confirmationStatusSets } from '../core/confirmation-machine';
 import type { ConfirmationOutcome } from '../core/confirmation-types';
 import { formatNumber } from '../hooks/labels';
@@ -19,15 +19,25 @@ import {
   ConfirmToolDialogQueueCount,
   ConfirmToolDialogTitle,
 } from './confirm-dialog-parts';
-import { ConfirmToolDialogChanges } from './confirm-changes';
-import { ConfirmToolDialogEditor } from './confirm-editor';
 import { ConfirmToolDialogExpiry } from './confirm-expiry';
 import { cx } from './cx';
 import { ConfirmParentLine } from './confirm-parent';
+import { lazyPart } from './lazy-part';
+
+// The editor (with its form and schema check) and the changes list are loaded by a request that
+// can be edited, when it arrives: most requests are approved or denied as they are.
+const Editor = lazyPart(() => import('./confirm-editor').then((m) => m.ConfirmToolDialogEditor));
+const Changes = lazyPart(() => import('./confirm-changes').then((m) => m.ConfirmToolDialogChanges));
 
 /** The whole body of one request, as `<ConfirmToolDialog />` lays it out. */
 export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined }) {
   const { view, editing } = useConfirmToolDialog();
+  const editable = view?.editable === true || view?.edited === true;
+  useEffect(() => {
+    if (!editable) return;
+    void Editor.preload();
+    void Changes.preload();
+  }, [editable]);
   if (view === null) return <EndedBeforeReview />;
   return (
     <>
@@ -44,7 +54,14 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
       {view.descriptor.description && <p className="toolgate-confirm-tool-description">{view.descriptor.description}</p>}
       <Decider />
       <Facts />
-      {editing ? <ConfirmToolDialogEditor /> : <ConfirmToolDialogArguments schema={schema} />}
+      {editing ? (
+        // Until the editor is there (only if Edit came before it loaded), the arguments hold its place.
+        <Suspense fallback={<ConfirmToolDialogArguments schema={schema} />}>
+          <Editor.Part />
+        </Suspense>
+      ) : (
+        <ConfirmToolDialogArguments schema={schema} />
+      )}
       <Edited />
       <Result />
       <StatusLine />
@@ -98,7 +115,9 @@ function Edited() {
   return (
     <>
       <p className="toolgate-confirm-edited">{labels.confirm.edited}</p>
-      <ConfirmToolDialogChanges />
+      <Suspense fallback={null}>
+        <Changes.Part />
+      </Suspense>
       {back && (
         <p className="toolgate-confirm-more">
           <ActionButton enabled onAct={() => {

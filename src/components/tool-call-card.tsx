@@ -3,12 +3,13 @@ import type { ToolStreamStore } from '../core/store';
 import { formatJsonPath, sameJson } from '../core/json-diff';
 import type { ToolCall } from '../core/tool-call';
 import { callOutcome, formatDuration, outcomeText, useLabels } from '../hooks/labels';
-import { useCallDuration } from '../hooks/use-call-duration';
-import type { ToolgateClock } from '../hooks/use-now';
+import { isTerminalStatus } from '../core/call-lifecycle';
+import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useToolCall } from '../hooks/use-tool-call';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { cx } from './cx';
+import { ElapsedTime } from './elapsed-time';
 import { ToolCallOutput } from './tool-call-output';
 import { ToolCallApproval, ToolCallInput } from './tool-call-parts';
 import type { ToolgateLabels } from '../hooks/labels';
@@ -49,7 +50,6 @@ export const ToolCallCard = memo(
     // For an app tool this page ran, its own answer says why it failed when the server's settled does not.
     const { call: appCall, result: appResult } = useAppToolCall(callId);
     const labels = useLabels();
-    const { ms, final } = useCallDuration(call, clock && { clock });
     const nameId = useId();
     // The same elements on every render: these parts read their own stores, so a fragment of the
     // arguments does not render them again.
@@ -91,9 +91,13 @@ export const ToolCallCard = memo(
           )}
           {call.source === 'preview' && <span className="toolgate-chip">{labels.legacyPreview}</span>}
           {/* No running time while a person decides: the call has not started, and a ticking clock would hurry them. */}
-          {ms !== undefined && (final || call.approval !== 'awaiting') && (
-            <span className="toolgate-card-time">{(final ? labels.took : labels.elapsed)(formatDuration(ms, labels.locale))}</span>
-          )}
+          {call.startedAt !== undefined &&
+            (isTerminalStatus(status) ? (
+              call.endedAt !== undefined && <span className="toolgate-card-time">{labels.took(formatDuration(Math.max(0, call.endedAt - call.startedAt), labels.locale))}</span>
+            ) : (
+              // Open: the running time is written by a shared timer, not by rendering the card each second.
+              call.approval !== 'awaiting' && <ElapsedTime startedAt={call.startedAt} clock={clock ?? systemClock} labels={labels} />
+            ))}
         </header>
         <ArgumentsPreview
           value={call.partialArguments}

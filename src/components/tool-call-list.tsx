@@ -161,7 +161,7 @@ export const ToolCallList = forwardRef<HTMLElement, ToolCallListProps>(function 
       ) : rows.length === 0 ? (
         <p className="toolgate-list-empty">{labels.list.noMatch}</p>
       ) : (
-        <CallTreeGrid key={storeKey} rows={rows} windowed={rows.length > windowAfter} label={labels.calls} renderCell={renderCell} setExpanded={setExpanded} toggle={toggle} />
+        <CallTreeGrid key={storeKey} rows={rows} windowed={rows.length > windowAfter} preload={rows.length * 2 > windowAfter} label={labels.calls} renderCell={renderCell} setExpanded={setExpanded} toggle={toggle} />
       )}
     </section>
   );

@@ -10,6 +10,7 @@
  * page's own changes (`interrupt`, `markApproval`) are actions of their own, which no session
  * input can reach. A session frame that names one of them is refused (`local-only`).
  */
+import type { devtools as zustandDevtools } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { guardListeners, type ErrorReporter } from './external-store';
 import type { ApprovalMark, LocalToolEvent } from './local-events';
@@ -90,7 +91,7 @@ export interface ToolStreamStore extends StoreApi<ToolStreamStoreState> {
  * Options of {@link createToolStreamStore}.
  *
  * @example
- * const options: ToolStreamStoreOptions = { coalesce: 'frame', onError: (reason) => console.warn(reason), devtools: { name: 'chat' } };
+ * const options: ToolStreamStoreOptions = { coalesce: 'frame', onError: (reason) => console.warn(reason), devtools: { middleware: devtools, name: 'chat' } };
  */
 export interface ToolStreamStoreOptions extends ToolStreamStateOptions {
   /**
@@ -115,13 +116,13 @@ export interface ToolStreamStoreOptions extends ToolStreamStateOptions {
   scheduleFrame?: (flush: () => void) => void;
   /**
    * Show the store in the Redux DevTools browser extension, through zustand's `devtools`
-   * middleware: `true`, or `{ name }` to tell sessions apart (default name `toolgate`). Each
-   * accepted event appears as an action named after it (`tool.stream/arguments-delta`).
-   * `zustand/middleware` is imported on demand, so a store without this option costs nothing;
-   * the connection opens a moment after the store is made. For looking only: jumping back in
-   * the extension puts plain JSON copies of the calls into the store.
+   * middleware, which the app passes in (`import { devtools } from 'zustand/middleware'`): the
+   * kit never imports it, so an app that does not ask for it has no trace of it in its build.
+   * `name` tells sessions apart (default `toolgate`). Each accepted event appears as an action
+   * named after it (`tool.stream/arguments-delta`). For looking only: jumping back in the
+   * extension puts plain JSON copies of the calls into the store.
    */
-  devtools?: boolean | { name?: string };
+  devtools?: { middleware: typeof zustandDevtools; name?: string };
 }
 
 /**
@@ -170,7 +171,7 @@ export function createToolStreamStore(options: ToolStreamStoreOptions = {}): Too
   // The kit's one listener policy: a subscriber that throws is reported, never stops the others.
   const listenerErrors: ErrorReporter | undefined = onError && ((reason, detail) => onError(reason, detail, 'listener-threw'));
   guardListeners(base, listenerErrors);
-  if (options.devtools) attachDevtools(base, options.devtools === true ? {} : options.devtools);
+  if (options.devtools !== undefined) attachDevtools(base, options.devtools);
   if (!coalesce) return Object.assign(base, { flush: () => {} });
   const coalesced = guardListeners(coalesceNotifications(base, options.scheduleFrame ?? defaultScheduleFrame), listenerErrors);
   flushNow = coalesced.flush;
@@ -226,21 +227,18 @@ function actionName(event: unknown): string {
   }
 }
 
-/** zustand's devtools middleware on a store that already exists, loaded only when asked for. */
-function attachDevtools(store: StoreApi<ToolStreamStoreState>, { name = 'toolgate' }: { name?: string }): void {
-  const setState = store.setState;
-  import('zustand/middleware')
-    .then(({ devtools }) => {
-      // The middleware wraps a state creator: given the store's own set, get and api, it patches
-      // api.setState to report to the extension and returns the creator's state (the current one).
-      const attach = devtools(() => store.getState(), { name, enabled: true }) as unknown as (
-        set: typeof setState,
-        get: () => ToolStreamStoreState,
-        api: StoreApi<ToolStreamStoreState>,
-      ) => unknown;
-      attach(setState, store.getState, store);
-    })
-    .catch(() => {
-      // No zustand/middleware: the store works the same without the extension.
-    });
+/** zustand's devtools middleware, the app's own, on a store that already exists. */
+function attachDevtools(store: StoreApi<ToolStreamStoreState>, options: { middleware: typeof zustandDevtools; name?: string }): void {
+  const { middleware, name = 'toolgate' } = (options ?? {}) as { middleware?: unknown; name?: string };
+  if (typeof middleware !== 'function') {
+    throw new TypeError("createToolStreamStore: `devtools` takes zustand's middleware, { middleware: devtools } with `import { devtools } from 'zustand/middleware'`");
+  }
+  // The middleware wraps a state creator: given the store's own set, get and api, it patches
+  // api.setState to report to the extension and returns the creator's state (the current one).
+  const attach = (middleware as typeof zustandDevtools)(() => store.getState(), { name, enabled: true }) as unknown as (
+    set: StoreApi<ToolStreamStoreState>['setState'],
+    get: () => ToolStreamStoreState,
+    api: StoreApi<ToolStreamStoreState>,
+  ) => unknown;
+  attach(store.setState, store.getState, store);
 }

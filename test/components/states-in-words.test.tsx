@@ -4,6 +4,7 @@
  * outcome after a cancel; a call waiting for a person shows no running clock; the time shown is
  * the time now whenever the card draws, not that of the last tick.
  */
+import { Profiler } from 'react';
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ToolCallCard, ToolgateLabelsProvider, defaultLabels } from 'toolgate';
@@ -98,5 +99,29 @@ describe('the time a card shows', () => {
     await wait(500);
     send(e.delta('p1', 'ts"}'), e.complete('p1', { q: 'cats' }));
     expect(screen.getByRole('article', { name: 'research' }).querySelector('.toolgate-card-time')?.textContent).toBe('500 ms so far');
+  });
+
+  it('counts the running time of fifty open calls with one timer and no render of their cards', async () => {
+    const { store, send, clock, wait } = timedStore();
+    const ids = Array.from({ length: 50 }, (_, i) => `c${i}`);
+    let renders = 0;
+    const timers: number[] = [];
+    const counted = { ...clock, setTimeout: (callback: () => void, ms: number) => (timers.push(ms), clock.setTimeout(callback, ms)) };
+    renderWith(
+      store,
+      <Profiler id="cards" onRender={() => renders++}>
+        {ids.map((id) => (
+          <ToolCallCard key={id} callId={id} clock={counted} />
+        ))}
+      </Profiler>,
+    );
+    send(...ids.map((id) => e.start(id, { name: `tool_${id}` })));
+    const before = renders;
+    const timersBefore = timers.length;
+    await wait(3000);
+    expect(renders).toBe(before);
+    // One timer for all fifty, set again each second.
+    expect(timers.length - timersBefore).toBe(3);
+    for (const id of ids) expect(screen.getByRole('article', { name: `tool_${id}` }).querySelector('.toolgate-card-time')?.textContent).toBe('3 sec so far');
   });
 });

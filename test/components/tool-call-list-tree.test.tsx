@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ToolCallList, ToolgateProvider, createToolStreamStore, type ToolCallListProps, type ToolStreamStore } from 'toolgate';
@@ -190,6 +190,34 @@ describe('ToolCallList: long sessions', () => {
     expect(mounted.length).toBeLessThan(20);
     expect(mounted[1]).toHaveAttribute('aria-setsize', '500');
     expect(mounted.map((r) => r.getAttribute('aria-rowindex'))).toEqual(mounted.map((_, i) => String(i + 1)));
+  });
+
+  it('loads the windowing past `windowAfter`, which then sizes the box for every row and keeps what it mounts', async () => {
+    const { store } = setup({ windowAfter: 50 });
+    act(() => {
+      for (let i = 0; i < 500; i++) store.getState().dispatch(e.start(`c${i}`, { name: `tool_${i}`, turnId: 't1' }));
+    });
+    const rowgroup = screen.getByRole('treegrid').querySelector<HTMLElement>('[role="rowgroup"]') as HTMLElement;
+    // One turn heading (40 px estimated) and 500 cards (180 px each), written by the windowing once loaded.
+    await waitFor(() => expect(rowgroup.style.height).toBe(`${40 + 500 * 180}px`));
+    const mounted = screen.getAllByRole('row');
+    expect(mounted.length).toBeLessThan(20);
+    expect(mounted[1]?.style.transform).toBe('translate3d(0, 40px, 0)');
+  });
+
+  it('keeps the rows it had mounted when a growing list starts windowing', () => {
+    const { store } = setup({ windowAfter: 20 });
+    act(() => {
+      for (let i = 0; i < 10; i++) store.getState().dispatch(e.start(`c${i}`, { name: `tool_${i}`, turnId: 't1' }));
+    });
+    const first = row('tool_0, Waiting');
+    expect(screen.getByRole('treegrid')).not.toHaveAttribute('data-windowed');
+    act(() => {
+      for (let i = 10; i < 40; i++) store.getState().dispatch(e.start(`c${i}`, { name: `tool_${i}`, turnId: 't1' }));
+    });
+    expect(screen.getByRole('treegrid')).toHaveAttribute('data-windowed');
+    // The same element: the row (and the card's own state in it) was not mounted again.
+    expect(row('tool_0, Waiting')).toBe(first);
   });
 
   it('mounts every row up to `windowAfter`', () => {

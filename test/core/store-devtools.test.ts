@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { devtools } from 'zustand/middleware';
 import { createToolStreamStore } from 'toolgate/core';
 import { toolEvents as e } from 'toolgate/testing';
 
@@ -20,8 +21,9 @@ afterEach(() => {
 describe('the store in Redux DevTools', () => {
   it('connects under the given name and sends each accepted event as an action named after it', async () => {
     const { extension, connection } = fakeExtension();
-    const store = createToolStreamStore({ devtools: { name: 'session-1' } });
-    await vi.waitFor(() => expect(connection.init).toHaveBeenCalledTimes(1));
+    const store = createToolStreamStore({ devtools: { middleware: devtools, name: 'session-1' } });
+    // At once: the middleware is the app's, nothing is loaded.
+    expect(connection.init).toHaveBeenCalledTimes(1);
     expect(extension.connect).toHaveBeenCalledWith(expect.objectContaining({ name: 'session-1' }));
 
     store.getState().dispatch(e.start('c1', { name: 'search' }));
@@ -41,8 +43,8 @@ describe('the store in Redux DevTools', () => {
 
   it('defaults the name to toolgate, and a coalescing store records every change too', async () => {
     const { extension, connection } = fakeExtension();
-    const store = createToolStreamStore({ devtools: true, coalesce: 'frame', scheduleFrame: () => {} });
-    await vi.waitFor(() => expect(connection.init).toHaveBeenCalledTimes(1));
+    const store = createToolStreamStore({ devtools: { middleware: devtools }, coalesce: 'frame', scheduleFrame: () => {} });
+    expect(connection.init).toHaveBeenCalledTimes(1);
     expect(extension.connect).toHaveBeenCalledWith(expect.objectContaining({ name: 'toolgate' }));
     store.getState().dispatch(e.start('c1'));
     expect(connection.send).toHaveBeenCalledTimes(1);
@@ -56,7 +58,11 @@ describe('the store in Redux DevTools', () => {
     expect(extension.connect).not.toHaveBeenCalled();
   });
 
-  it('costs an app nothing when unused: the middleware lands in a chunk of its own, loaded on demand', async () => {
+  it('refuses the old `devtools: true` with a sentence that says what to pass', () => {
+    expect(() => createToolStreamStore({ devtools: true as never })).toThrow(/\{ middleware: devtools \}.*zustand\/middleware/);
+  });
+
+  it('costs an app nothing when unused: no devtools code and no chunk of it in the app', async () => {
     // An app that imports the store, bundled with code splitting and zustand included (not external).
     const store = fileURLToPath(new URL('../../src/core/store.ts', import.meta.url));
     const result = await build({
@@ -69,8 +75,7 @@ describe('the store in Redux DevTools', () => {
       write: false,
       logLevel: 'silent',
     });
-    const [entry, ...chunks] = result.outputFiles;
-    expect(entry?.text).not.toContain('__REDUX_DEVTOOLS_EXTENSION__');
-    expect(chunks.some((chunk) => chunk.text.includes('__REDUX_DEVTOOLS_EXTENSION__'))).toBe(true);
+    expect(result.outputFiles).toHaveLength(1);
+    expect(result.outputFiles[0]?.text).not.toContain('__REDUX_DEVTOOLS_EXTENSION__');
   });
 });

@@ -1,0 +1,42 @@
+// @vitest-environment node
+import { build, type Metafile } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const src = (path: string) => fileURLToPath(new URL(`../../src/${path}`, import.meta.url));
+
+/** An app's entry chunk and its other chunks, bundled with code splitting, the kit's dependencies included (React left out). */
+async function split(source: string): Promise<{ entry: string[]; later: string[] }> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: process.cwd(), loader: 'tsx' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    jsx: 'automatic',
+    outdir: 'out',
+    write: false,
+    metafile: true,
+    external: ['react', 'react-dom', 'react/jsx-runtime'],
+    alias: { toolgate: src('index.ts') },
+    logLevel: 'silent',
+  });
+  const outputs = Object.values((result.metafile as Metafile).outputs);
+  const inputsOf = (o: Metafile['outputs'][string]) => Object.keys(o.inputs);
+  const entry = outputs.find((o) => o.entryPoint !== undefined);
+  return { entry: entry ? inputsOf(entry) : [], later: outputs.filter((o) => o !== entry).flatMap(inputsOf) };
+}
+
+describe('what an app loads at first', () => {
+  it('leaves the windowing, the dialog’s editor and its changes list to chunks loaded on first use', async () => {
+    const { entry, later } = await split(`import { ConfirmToolDialog, ToolCallList, ToolgateProvider } from 'toolgate';
+export { ConfirmToolDialog, ToolCallList, ToolgateProvider };`);
+    expect(entry.some((f) => f.endsWith('src/components/tool-call-list.tsx'))).toBe(true);
+    for (const part of ['@tanstack/virtual-core', '@tanstack/react-virtual', 'src/components/confirm-editor.tsx', 'src/components/confirm-edit-form.ts', 'src/components/confirm-changes.tsx']) {
+      expect(entry.filter((f) => f.includes(part)), part).toEqual([]);
+      expect(later.some((f) => f.includes(part)), part).toBe(true);
+    }
+    // Nothing of zustand's devtools, in any chunk: the app passes the middleware when it wants it.
+    expect([...entry, ...later].filter((f) => f.includes('zustand/esm/middleware'))).toEqual([]);
+  });
+});
