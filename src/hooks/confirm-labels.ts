@@ -85,6 +85,12 @@ export interface ConfirmToolLabels {
   asJson: string;
   /** The heading of problems the form cannot place beside one field. */
   editIssues: string;
+  /** The mark after the name of a required field (shown; screen readers hear `aria-required` instead). */
+  requiredMark: string;
+  /** The legend of that mark, above a form with a required field (`mark` is `requiredMark`). */
+  requiredLegend: (mark: string) => string;
+  /** Said before a field's error, so it is read as an error (hidden from sight: the colour and border show it). */
+  errorPrefix: string;
   /** Said on a request that a standing grant answered, naming the grant. */
   answeredByGrant: (decision: ToolGrantDecision, toolName: string) => string;
   /** Said on a request that "Approve all" or "Deny all" decided, with how many were decided together. */
@@ -140,6 +146,8 @@ export interface ConfirmToolLabels {
   denyReason: string;
   /** The typed-name confirm step: the field's label (`approve` is the Approve button's label). */
   typeToConfirm: (toolName: string, approve: string) => string;
+  /** The typed-name step: said once, politely, when the typed name enables Approve. */
+  typedNameReady: (approve: string) => string;
   /** The press-and-hold confirm step: how to use it, by pointer and by keyboard. */
   holdHint: (approve: string) => string;
   /** The press-and-hold confirm step: said while holding. */
@@ -216,6 +224,9 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   notANumber: 'Must be a number',
   asJson: '(JSON)',
   editIssues: 'These arguments were not accepted',
+  requiredMark: '*',
+  requiredLegend: (mark) => `${mark} Required field`,
+  errorPrefix: 'Error:',
   answeredByGrant: (decision, toolName) => (decision === 'allow' ? `Answered by a standing grant: ${toolName} is allowed for this session` : `Answered by a standing grant: ${toolName} is denied for this session`),
   answeredByBatch: (count, formatted) => (count === 1 ? 'Decided in a list of 1 request' : `Decided together with the other requests of a list of ${formatted}`),
   grants: 'Standing grants',
@@ -248,6 +259,7 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   close: 'Close',
   denyReason: 'Reason for denying (optional)',
   typeToConfirm: (toolName, approve) => `Type ${toolName} to enable ${approve}`,
+  typedNameReady: (approve) => `${approve} is now enabled.`,
   holdHint: (approve) => `Press and hold ${approve} until it fills (or hold Enter or Space on it).`,
   holding: 'Keep holding…',
 };

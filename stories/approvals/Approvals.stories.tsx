@@ -49,7 +49,11 @@ async function editAmount(canvasElement: HTMLElement) {
   return { dialog, inside, amount };
 }
 
-/** Edit arguments opens a form of the tool's schema: the first field has focus; nothing can be approved meanwhile. */
+/**
+ * Edit arguments opens a form of the tool's schema: the first field has focus, required fields
+ * carry a mark explained above the form, and the one row of actions is Cancel editing and Save
+ * (the primary button): nothing can be approved meanwhile.
+ */
 export const Editing: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
   play: async ({ canvasElement }) => {
@@ -66,12 +70,22 @@ export const Editing: Story = {
     await expect(within(form).getByRole('combobox', { name: 'Currency' })).toHaveDisplayValue('EUR');
     await expect(within(form).getByRole('checkbox', { name: 'Instant transfer' })).not.toBeChecked();
     await expect(within(within(form).getByRole('group', { name: 'Note' })).getByRole('textbox', { name: 'Reference' })).toHaveValue('Invoice 2025-014');
-    await expect(inside.getByRole('button', { name: 'Approve' })).toHaveAttribute('aria-disabled', 'true');
+    // Required fields are marked on screen, and the mark is explained once.
+    await expect(within(form).getByText('* Required field')).toBeVisible();
+    const recipient = within(form).getByRole('textbox', { name: 'Recipient' });
+    await expect(form.querySelector(`label[for="${recipient.id}"]`)).toHaveTextContent('Recipient *');
+    await expect(recipient).toBeRequired();
+    // One row of actions: Cancel editing and Save, Save drawn as the primary button.
+    await expect(inside.getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancel editing', 'Save']);
+    const save = inside.getByRole('button', { name: 'Save' });
+    const cancel = inside.getByRole('button', { name: 'Cancel editing' });
+    await expect(getComputedStyle(save).backgroundColor).not.toBe(getComputedStyle(cancel).backgroundColor);
+    await expect(getComputedStyle(save).fontWeight).toBe('600');
     await expect(ranText(canvasElement)).toBe('Nothing ran');
   },
 };
 
-/** An invalid edit stays in the editor: the error beside its field, focus on it, nothing approved. */
+/** An invalid edit stays in the editor: the error beside its field, read before the hint as an error, focus on it, nothing approved. */
 export const InvalidEdit: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
   play: async ({ canvasElement }) => {
@@ -82,7 +96,8 @@ export const InvalidEdit: Story = {
     // Enter in a field saves.
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
-    await expect(amount).toHaveAccessibleDescription('In euros, at most 1000 At most 1000 without a second signature');
+    await expect(amount).toHaveAccessibleDescription('Error: At most 1000 without a second signature In euros, at most 1000');
+    await expect(amount).toHaveAttribute('aria-errormessage', amount.getAttribute('aria-describedby')?.split(' ')[0]);
     await expect(amount).toHaveFocus();
     await expect(dialog).toHaveAttribute('data-status', 'editing');
     await expect(ranText(canvasElement)).toBe('Nothing ran');
@@ -97,7 +112,7 @@ export const EditPastSchemaBound: Story = {
     await userEvent.clear(amount);
     await userEvent.type(amount, '0{Enter}');
     await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
-    await expect(amount).toHaveAccessibleDescription('In euros, at most 1000 must be more than 0, got 0');
+    await expect(amount).toHaveAccessibleDescription('Error: must be more than 0, got 0 In euros, at most 1000');
     await expect(dialog).toHaveAttribute('data-status', 'editing');
     await expect(ranText(canvasElement)).toBe('Nothing ran');
   },
