@@ -148,7 +148,8 @@ const searches: Proposal[] = ['pricing', 'limits', 'refunds'].map((q) => ({ tool
 
 /**
  * "Allow for this session" approves the request shown and answers the others of its tool, each
- * with its own snapshot; the grant is listed with Revoke, and revoking asks again at once.
+ * with its own snapshot; the grant is listed with Revoke, and revoking asks again at once. The
+ * list then shows what was revoked, and focus rests on that line, with its ring.
  */
 export const GrantList: Story = {
   render: ({ speed }) => (
@@ -174,7 +175,13 @@ export const GrantList: Story = {
     while (document.activeElement !== revoke) await userEvent.tab();
     await userEvent.keyboard('{Enter}');
     await expect(within(grants).getByText('No standing grants: every request is asked.')).toBeVisible();
-    await expect(grants).toHaveFocus();
+    // The confirmation is seen, not only heard; focus rests on it, with its ring.
+    const said = within(grants).getByRole('status');
+    await expect(said).toHaveTextContent('Revoked: search_docs is asked again.');
+    await expect(said).toBeVisible();
+    await expect(said.getBoundingClientRect().width).toBeGreaterThan(1);
+    await expect(said).toHaveFocus();
+    await expect(getComputedStyle(said).outlineStyle).toBe('solid');
     // Asked again at once.
     const again = await proposeAndReview(canvasElement);
     await expect(within(again).getByRole('heading', { name: 'Search the docs' })).toBeVisible();
