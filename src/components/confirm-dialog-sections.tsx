@@ -157,9 +157,10 @@ function Result() {
 
 function StatusLine() {
   const { status, holding, labels } = useConfirmToolDialog();
+  // An expiry is said and shown once, by the alert: the status line would say it a second time.
   return (
     <p role="status" className="toolgate-confirm-status">
-      {holding ? labels.confirm.holding : labels.confirm.status[status]}
+      {holding ? labels.confirm.holding : status === 'expired' ? '' : labels.confirm.status[status]}
     </p>
   );
 }

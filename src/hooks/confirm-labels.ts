@@ -131,6 +131,8 @@ export interface ConfirmToolLabels {
   expiresIn: (time: string) => string;
   /** What the live region says as an expiry nears (at a few moments, never every second). */
   expiresSoon: (time: string) => string;
+  /** Beside the time left: the deadline cannot be moved (the wire offers no extension). */
+  expiryFixed: string;
   /** After an unknown outcome, when the application can check. */
   uncertainCheck: string;
   /** After an unknown outcome, when it cannot (or its check could not tell). */
@@ -251,6 +253,7 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   batchReview: 'Review',
   expiresIn: (time) => `Expires in ${time}`,
   expiresSoon: (time) => `This request expires in ${time}.`,
+  expiryFixed: 'The deadline is fixed: it cannot be extended.',
   uncertainCheck: 'It may or may not have taken effect. Check first: trying again blindly could do it twice.',
   uncertainRetry: 'It may or may not have taken effect. Find out before you try again: a second run could do it twice.',
   check: 'Check whether it happened',
