@@ -142,6 +142,46 @@ export const EditedWithDiff: Story = {
   },
 };
 
+/* ------------------------------------------------------------ a short window */
+
+/**
+ * A phone on its side (320 × 256): the dialog scrolls, once: the arguments box does not scroll
+ * inside it, and the title stays in view while the rest scrolls under it.
+ */
+export const ShortWindow: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
+  parameters: { viewport: { options: { shortWindow: { name: 'Phone on its side (320 × 256)', styles: { width: '320px', height: '256px' }, type: 'mobile' } } } },
+  globals: { viewport: { value: 'shortWindow', isRotated: false } },
+  play: async ({ canvasElement }) => {
+    const dialog = await proposeAndReview(canvasElement);
+    const view = canvasElement.ownerDocument.defaultView as Window;
+    await waitFor(() => expect([view.innerWidth, view.innerHeight]).toEqual([320, 256]));
+    // One scroll: the dialog's. Nothing inside it scrolls on its own.
+    await waitFor(() => expect(dialog.scrollHeight).toBeGreaterThan(dialog.clientHeight));
+    const scrollers = [...dialog.querySelectorAll<HTMLElement>('*')].filter((element) => {
+      const style = getComputedStyle(element);
+      return /(auto|scroll)/.test(style.overflowY) && element.scrollHeight > element.clientHeight + 1;
+    });
+    await expect(scrollers.map((element) => element.className)).toEqual([]);
+    // The whole dialog is on screen, and its title stays in view at either end of the scroll.
+    const box = dialog.getBoundingClientRect();
+    await expect(box.top).toBeGreaterThanOrEqual(0);
+    await expect(box.bottom).toBeLessThanOrEqual(view.innerHeight);
+    const title = within(dialog).getByRole('heading', { name: 'Send a payment' });
+    const inView = () => {
+      const rect = title.getBoundingClientRect();
+      return rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1;
+    };
+    await expect(inView()).toBe(true);
+    dialog.scrollTop = dialog.scrollHeight;
+    await waitFor(() => expect(dialog.scrollTop).toBeGreaterThan(0));
+    await expect(inView()).toBe(true);
+    // And the buttons at the end are reached by that same scroll.
+    const deny = within(dialog).getByRole('button', { name: 'Deny' });
+    await expect(deny.getBoundingClientRect().bottom).toBeLessThanOrEqual(box.bottom + 1);
+  },
+};
+
 /* ------------------------------------------------------------ standing grants */
 
 const searches: Proposal[] = ['pricing', 'limits', 'refunds'].map((q) => ({ toolName: 'search_docs', arguments: { q }, descriptor: descriptors.search }));
