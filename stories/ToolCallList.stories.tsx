@@ -181,7 +181,10 @@ function InterruptButton({ send }: { send: (message: { type: 'turn.interrupt'; t
 
 const interruptScript = () => [
   ...eventScript(paced(openTurn)),
-  step.waitForMessage((message) => message.type === 'turn.interrupt'),
+  // Any interrupt the page sent, even while the turn was still streaming: opened in Storybook the
+  // turn streams in real time, and the play function may press Interrupt before this step begins
+  // (waitForMessage only hears messages sent after it began).
+  step.waitFor((session) => session.sent.some((message) => message.type === 'turn.interrupt'), 'the page interrupts the turn'),
   // The server had already committed the booking: its outcome arrives late, and is shown.
   step.delay(600),
   step.emit(e.settled('c1', true)),

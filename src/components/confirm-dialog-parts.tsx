@@ -166,6 +166,7 @@ export type ConfirmToolDialogDescriptionProps = ComponentPropsWithoutRef<typeof 
 /**
  * What a person is asked to do ("Check the exact arguments before you approve…", shorter for a
  * read), or, when the request ended before it could be shown, its status. Describes the dialog.
+ * Hidden once the request expired: there is nothing left to review.
  *
  * @example
  * <ConfirmToolDialogDescription />
@@ -173,10 +174,12 @@ export type ConfirmToolDialogDescriptionProps = ComponentPropsWithoutRef<typeof 
 export const ConfirmToolDialogDescription = forwardRef<ElementRef<typeof Dialog.Description>, ConfirmToolDialogDescriptionProps>(
   function ConfirmToolDialogDescription({ className, children, ...rest }, ref) {
     const { view, status, descriptor, labels } = useConfirmToolDialog();
+    // Expired: there is nothing left to review, so the instructions go (the alert says what happened).
+    const gone = view !== null && status === 'expired' && children === undefined;
     const text = view === null ? labels.confirm.status[status] : descriptor.effect === 'read' ? labels.confirm.descriptionRead : labels.confirm.description;
     return (
-      <Dialog.Description {...rest} ref={ref} className={cx('toolgate-confirm-description', className)}>
-        {children ?? text}
+      <Dialog.Description {...rest} ref={ref} className={cx('toolgate-confirm-description', className)} hidden={gone || rest.hidden}>
+        {gone ? null : (children ?? text)}
       </Dialog.Description>
     );
   },

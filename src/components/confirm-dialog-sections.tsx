@@ -38,6 +38,8 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
     void Editor.preload();
     void Changes.preload();
   }, [editable]);
+  // The typed-name step's instruction: its field's label, and why Approve cannot act yet.
+  const instruction = useId();
   if (view === null) return <EndedBeforeReview />;
   return (
     <>
@@ -66,8 +68,8 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
       <Result />
       <StatusLine />
       <Alert />
-      <ReviewFields />
-      <Actions />
+      <ReviewFields instruction={instruction} />
+      <Actions instruction={instruction} />
     </>
   );
 }
@@ -174,9 +176,10 @@ function Result() {
 
 function StatusLine() {
   const { status, holding, labels } = useConfirmToolDialog();
+  // An expiry is said and shown once, by the alert: the status line would say it a second time.
   return (
     <p role="status" className="toolgate-confirm-status">
-      {holding ? labels.confirm.holding : labels.confirm.status[status]}
+      {holding ? labels.confirm.holding : status === 'expired' ? '' : labels.confirm.status[status]}
     </p>
   );
 }
@@ -201,19 +204,21 @@ function Alert() {
 }
 
 /** The typed-name step, the deny reason and the hold hint, while the review layout shows. */
-function ReviewFields() {
+function ReviewFields({ instruction }: { instruction: string }) {
   const dialog = useConfirmToolDialog();
-  const { view, step, labels, reviewing } = dialog;
+  const { view, step, labels, reviewing, editing, canApprove } = dialog;
   const ids = { typed: useId(), reason: useId() };
   const stepRef = useFocusTarget<HTMLInputElement>('step');
-  if (!reviewing || view === null) return null;
+  if (!reviewing || editing || view === null) return null;
   // Typing stops once a person decided: the request has left review.
   const editable = confirmationStatusSets().awaitingDecision.has(dialog.status);
   return (
     <>
       {step === 'type-name' && (
         <div className="toolgate-confirm-field">
-          <label htmlFor={ids.typed}>{labels.confirm.typeToConfirm(view.toolName, labels.confirm.approve)}</label>
+          <label id={instruction} htmlFor={ids.typed}>
+            {labels.confirm.typeToConfirm(view.toolName, labels.confirm.approve)}
+          </label>
           <input
             ref={stepRef}
             id={ids.typed}
@@ -230,6 +235,10 @@ function ReviewFields() {
               }
             }}
           />
+          {/* Present from the start and empty until the name matches, so the enabling is heard once. */}
+          <p className="toolgate-sr-only" aria-live="polite" aria-atomic="true">
+            {canApprove && editable ? labels.confirm.typedNameReady(labels.confirm.approve) : ''}
+          </p>
         </div>
       )}
       {dialog.denyWithReason && (
@@ -242,9 +251,12 @@ function ReviewFields() {
   );
 }
 
-/** Deny and Approve while reviewing; Close, Check and Retry after an outcome. */
-function Actions() {
-  const { view, status, reviewing, editing, step, labels, focusFirst } = useConfirmToolDialog();
+/**
+ * Deny and Approve while reviewing (none while the editor is open: its Cancel editing and Save are
+ * the one row of actions); Close, Check and Retry after an outcome.
+ */
+function Actions({ instruction }: { instruction: string }) {
+  const { view, status, reviewing, editing, step, canApprove, labels, focusFirst } = useConfirmToolDialog();
   const hint = useId();
   // Leaving the editor (saved or cancelled): focus goes back to Edit, never lost to the page.
   const wasEditing = useRef(editing);
@@ -252,16 +264,6 @@ function Actions() {
     if (wasEditing.current && !editing) focusFirst('edit', 'deny');
     wasEditing.current = editing;
   }, [editing, focusFirst]);
-  if (status === 'expired' && view !== null && view.attempt === 1) {
-    // Expired under review: the buttons stay where they were, disabled, so a late click lands on nothing that acts.
-    return (
-      <div className="toolgate-confirm-actions">
-        <ConfirmToolDialogDeny />
-        <ConfirmToolDialogApprove />
-        <OutcomeActions />
-      </div>
-    );
-  }
   if (!reviewing) {
     return (
       <div className="toolgate-confirm-actions">
@@ -269,6 +271,9 @@ function Actions() {
       </div>
     );
   }
+  if (editing) return null;
+  // Approve says why it cannot act yet: the hold's instructions, or the typed name still missing.
+  const why = step === 'hold' ? hint : step === 'type-name' && !canApprove ? instruction : undefined;
   return (
     <>
       {step === 'hold' && (
@@ -276,10 +281,10 @@ function Actions() {
           {labels.confirm.holdHint(labels.confirm.approve)}
         </p>
       )}
-      {!editing && <MoreActions />}
+      <MoreActions />
       <div className="toolgate-confirm-actions">
         <ConfirmToolDialogDeny />
-        <ConfirmToolDialogApprove aria-describedby={step === 'hold' ? hint : undefined} />
+        <ConfirmToolDialogApprove aria-describedby={why} />
       </div>
     </>
   );

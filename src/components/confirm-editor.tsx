@@ -25,9 +25,11 @@ export type ConfirmToolDialogEditorProps = Omit<ComponentPropsWithoutRef<'div'>,
  * The editor of the shown request while a person edits it (after "Edit arguments"): a form of
  * the request's JSON Schema (text, number, checkbox and select fields, nested objects as groups,
  * anything else as JSON text), or one JSON text field checked as it is typed when there is no
- * schema to build a form from. Each problem shows beside its field (`aria-invalid`,
- * `aria-describedby`). "Save" submits the draft (checked again by the controller); "Cancel
- * editing" and Escape leave the arguments as they were. Nothing when no edit is open.
+ * schema to build a form from. Required fields carry a visible mark, explained above the fields.
+ * Each problem shows beside its field and is read before the field's hint, as an error
+ * (`aria-invalid`, `aria-describedby`, `aria-errormessage`). "Save", the primary button while
+ * editing, submits the draft (checked again by the controller); "Cancel editing" and Escape leave
+ * the arguments as they were. Nothing when no edit is open.
  *
  * @example
  * <ConfirmToolDialogContent>
@@ -100,6 +102,7 @@ const EditorBody = forwardRef<HTMLDivElement, ConfirmToolDialogEditorProps & { v
           <button type="button" className="toolgate-button" onKeyDown={ignoreRepeat} onClick={() => actions.cancelEdit()}>
             {labels.confirm.cancelEdit}
           </button>
+          {/* Save is the one primary action while editing: Deny and Approve are not shown until the edit is saved or cancelled. */}
           <button type="submit" className="toolgate-button toolgate-confirm-save" aria-disabled={busy ? true : undefined} onKeyDown={ignoreRepeat}>
             {labels.confirm.submitEdit}
           </button>
@@ -137,13 +140,10 @@ function JsonField({ text, setText, problem, labels }: { text: string; setText: 
         autoCapitalize="off"
         aria-invalid={problem !== undefined ? true : undefined}
         aria-describedby={problem !== undefined ? `${id}-error` : undefined}
+        aria-errormessage={problem !== undefined ? `${id}-error` : undefined}
         onChange={(event) => setText(event.target.value)}
       />
-      {problem !== undefined && (
-        <p id={`${id}-error`} className="toolgate-confirm-field-error">
-          {problem}
-        </p>
-      )}
+      {problem !== undefined && <FieldError id={`${id}-error`} message={problem} labels={labels} />}
     </div>
   );
 }
@@ -157,19 +157,41 @@ interface FormProps {
   labels: ConfirmToolLabels;
 }
 
+/**
+ * A field's error, read as one: hidden words say "Error:" first (the colour and the border say it
+ * to the eye), and the field lists it before its hint in `aria-describedby`.
+ */
+function FieldError({ id, message, labels }: { id: string; message: string; labels: ConfirmToolLabels }) {
+  return (
+    <p id={id} className="toolgate-confirm-field-error">
+      <span className="toolgate-sr-only">{labels.errorPrefix}</span> {message}
+    </p>
+  );
+}
+
+const hasRequired = (field: FormField): boolean => (field.kind === 'object' ? field.fields.some(hasRequired) : field.required);
+
 function FormFields(props: FormProps) {
   const { form, issues, labels } = props;
   const placed = useMemo(() => placeIssues(form, issues), [form, issues]);
   return (
     <>
+      {/* The mark is explained once, above the fields; screen readers hear aria-required on each field instead. */}
+      {hasRequired(form) && (
+        <p className="toolgate-confirm-legend" aria-hidden="true">
+          {labels.requiredLegend(labels.requiredMark)}
+        </p>
+      )}
       {placed.rest.length > 0 && (
-        <div className="toolgate-confirm-field-error" role="group" aria-label={labels.editIssues}>
-          <strong>{labels.editIssues}</strong>
-          <ul>
-            {placed.rest.map((message, index) => (
-              <li key={index}>{message}</li>
-            ))}
-          </ul>
+        <div role="alert">
+          <div className="toolgate-confirm-field-error" role="group" aria-label={labels.editIssues}>
+            <strong>{labels.editIssues}</strong>
+            <ul>
+              {placed.rest.map((message, index) => (
+                <li key={index}>{message}</li>
+              ))}
+            </ul>
+          </div>
         </div>
       )}
       {form.kind === 'object' && form.fields.map((field) => <Field key={field.key} field={field} props={props} issues={placed.byField} />)}
@@ -194,8 +216,15 @@ function Field({ field, props, issues }: { field: FormField; props: FormProps; i
   const error = errors.get(field.key);
   const message = error ? (error.kind === 'not-a-number' ? labels.notANumber : labels.invalidJson(error.message)) : issues.get(field.key)?.join(' ');
   const invalid = message !== undefined;
-  const describedBy = [field.description ? `${id}-hint` : '', invalid ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  const common = { id, 'aria-invalid': invalid ? true : undefined, 'aria-describedby': describedBy, 'aria-required': field.required ? true : undefined } as const;
+  // The error first: a person hears what is wrong before the field's hint.
+  const describedBy = [invalid ? `${id}-error` : '', field.description ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    'aria-invalid': invalid ? true : undefined,
+    'aria-describedby': describedBy,
+    'aria-errormessage': invalid ? `${id}-error` : undefined,
+    'aria-required': field.required ? true : undefined,
+  } as const;
   const set = (value: string | boolean): void => setValues((previous) => ({ ...previous, [field.key]: value }));
   const raw = values[field.key];
   const label = field.kind === 'json' ? `${field.label} ${labels.asJson}` : field.label;
@@ -233,16 +262,20 @@ function Field({ field, props, issues }: { field: FormField; props: FormProps; i
   }
   return (
     <div className="toolgate-confirm-field" data-kind={field.kind}>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>
+        {label}
+        {field.required && (
+          <span className="toolgate-confirm-required" aria-hidden="true">
+            {' '}
+            {labels.requiredMark}
+          </span>
+        )}
+      </label>
       {control}
+      {invalid && <FieldError id={`${id}-error`} message={message} labels={labels} />}
       {field.description && (
         <p id={`${id}-hint`} className="toolgate-confirm-hint">
           {field.description}
-        </p>
-      )}
-      {invalid && (
-        <p id={`${id}-error`} className="toolgate-confirm-field-error">
-          {message}
         </p>
       )}
     </div>

@@ -23,8 +23,9 @@ export interface ToolGrantListProps extends Omit<ComponentPropsWithoutRef<'secti
 /**
  * The standing grants of the session, each with a Revoke button reachable by keyboard (its name
  * says which grant it revokes). Revoking takes effect at once: later requests of that tool are
- * asked again; focus moves to the next grant's Revoke (or the list), and a polite status says
- * what was revoked. Says so when there is none.
+ * asked again; a status line shows (and politely says) what was revoked, and focus moves to the
+ * next grant's Revoke, or to that line when none is left, with a visible focus ring either way.
+ * Says so when there is none.
  *
  * @example
  * <ToolgateProvider session={session}>
@@ -39,6 +40,7 @@ export const ToolGrantList = forwardRef<HTMLElement, ToolGrantListProps>(functio
   const heading = useId();
   const [said, setSaid] = useState('');
   const list = useRef<HTMLElement | null>(null);
+  const result = useRef<HTMLParagraphElement | null>(null);
   const refs = (element: HTMLElement | null): void => {
     list.current = element;
     if (typeof ref === 'function') ref(element);
@@ -50,7 +52,8 @@ export const ToolGrantList = forwardRef<HTMLElement, ToolGrantListProps>(functio
     setSaid(labels.revoked(grant.decision, grant.toolName));
     refocus.current = index;
   };
-  // The pressed button is gone: focus the next grant's Revoke, else the previous one's, else the list.
+  // The pressed button is gone: focus the next grant's Revoke, else the previous one's, else the
+  // line that says what was revoked (the list itself would show no ring, and say nothing new).
   const refocus = useRef<number | null>(null);
   useIsomorphicLayoutEffect(() => {
     const index = refocus.current;
@@ -58,7 +61,7 @@ export const ToolGrantList = forwardRef<HTMLElement, ToolGrantListProps>(functio
     refocus.current = null;
     const buttons = list.current?.querySelectorAll<HTMLButtonElement>('.toolgate-grants-revoke');
     const next = buttons === undefined || buttons.length === 0 ? undefined : buttons[Math.min(index, buttons.length - 1)];
-    (next ?? list.current)?.focus();
+    (next ?? result.current ?? list.current)?.focus();
   }, [grants]);
   return (
     <section {...rest} ref={refs} tabIndex={-1} aria-labelledby={heading} className={cx('toolgate-grants', className)}>
@@ -79,7 +82,8 @@ export const ToolGrantList = forwardRef<HTMLElement, ToolGrantListProps>(functio
           ))}
         </ul>
       )}
-      <p role="status" className="toolgate-sr-only">
+      {/* Hidden only while it has nothing to say (no empty row in the layout); the live region stays in place. */}
+      <p ref={result} role="status" tabIndex={said === '' ? undefined : -1} className={said === '' ? 'toolgate-sr-only' : 'toolgate-grants-result'}>
         {said}
       </p>
     </section>

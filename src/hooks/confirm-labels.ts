@@ -85,6 +85,12 @@ export interface ConfirmToolLabels {
   asJson: string;
   /** The heading of problems the form cannot place beside one field. */
   editIssues: string;
+  /** The mark after the name of a required field (shown; screen readers hear `aria-required` instead). */
+  requiredMark: string;
+  /** The legend of that mark, above a form with a required field (`mark` is `requiredMark`). */
+  requiredLegend: (mark: string) => string;
+  /** Said before a field's error, so it is read as an error (hidden from sight: the colour and border show it). */
+  errorPrefix: string;
   /** Said on a request that a standing grant answered, naming the grant. */
   answeredByGrant: (decision: ToolGrantDecision, toolName: string) => string;
   /** Said on a request that "Approve all" or "Deny all" decided, with how many were decided together. */
@@ -125,6 +131,8 @@ export interface ConfirmToolLabels {
   expiresIn: (time: string) => string;
   /** What the live region says as an expiry nears (at a few moments, never every second). */
   expiresSoon: (time: string) => string;
+  /** Beside the time left: the deadline cannot be moved (the wire offers no extension). */
+  expiryFixed: string;
   /** After an unknown outcome, when the application can check. */
   uncertainCheck: string;
   /** After an unknown outcome, when it cannot (or its check could not tell). */
@@ -140,6 +148,8 @@ export interface ConfirmToolLabels {
   denyReason: string;
   /** The typed-name confirm step: the field's label (`approve` is the Approve button's label). */
   typeToConfirm: (toolName: string, approve: string) => string;
+  /** The typed-name step: said once, politely, when the typed name enables Approve. */
+  typedNameReady: (approve: string) => string;
   /** The press-and-hold confirm step: how to use it, by pointer and by keyboard. */
   holdHint: (approve: string) => string;
   /** The press-and-hold confirm step: said while holding. */
@@ -216,6 +226,9 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   notANumber: 'Must be a number',
   asJson: '(JSON)',
   editIssues: 'These arguments were not accepted',
+  requiredMark: '*',
+  requiredLegend: (mark) => `${mark} Required field`,
+  errorPrefix: 'Error:',
   answeredByGrant: (decision, toolName) => (decision === 'allow' ? `Answered by a standing grant: ${toolName} is allowed for this session` : `Answered by a standing grant: ${toolName} is denied for this session`),
   answeredByBatch: (count, formatted) => (count === 1 ? 'Decided in a list of 1 request' : `Decided together with the other requests of a list of ${formatted}`),
   grants: 'Standing grants',
@@ -240,6 +253,7 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   batchReview: 'Review',
   expiresIn: (time) => `Expires in ${time}`,
   expiresSoon: (time) => `This request expires in ${time}.`,
+  expiryFixed: 'The deadline is fixed: it cannot be extended.',
   uncertainCheck: 'It may or may not have taken effect. Check first: trying again blindly could do it twice.',
   uncertainRetry: 'It may or may not have taken effect. Find out before you try again: a second run could do it twice.',
   check: 'Check whether it happened',
@@ -248,6 +262,7 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   close: 'Close',
   denyReason: 'Reason for denying (optional)',
   typeToConfirm: (toolName, approve) => `Type ${toolName} to enable ${approve}`,
+  typedNameReady: (approve) => `${approve} is now enabled.`,
   holdHint: (approve) => `Press and hold ${approve} until it fills (or hold Enter or Space on it).`,
   holding: 'Keep holding…',
 };

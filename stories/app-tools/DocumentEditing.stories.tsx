@@ -1,10 +1,10 @@
-import { useId, useState, useSyncExternalStore, type CSSProperties } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { z } from 'zod';
 import { ToolCallList, useAppTool, useInterrupt } from 'toolgate';
 import { createManualClock, step, toolEvents as e, type ManualClock, type ScriptStep } from 'toolgate/testing';
-import { LOAD_MS, PREPARE_MS, createDocument, type Block, type EditableDocument, type Timers } from './document';
+import { LOAD_MS, PREPARE_MS, createDocument, type Block, type EditableDocument } from './document';
 import { AppToolCard, ScriptedApp, storySpeed } from './support';
 
 interface Args {
@@ -30,9 +30,10 @@ const meta = {
   args: { speed: 1 },
   argTypes: { speed: { control: { type: 'range', min: 0.25, max: 4, step: 0.25 } } },
   parameters: { layout: 'padded' },
-  // Under test the document's backend runs on a manual clock that the play function steps;
-  // for people it runs on real timers at the story's speed.
-  loaders: [() => ({ clock: import.meta.env.MODE === 'test' ? createManualClock() : null })],
+  // The document's backend runs on the story's own manual clock. Watched, it ticks by itself at
+  // the story's speed; once a play function takes it (under test, or when the story is opened in
+  // Storybook and its play function runs) only the play function moves it.
+  loaders: [() => ({ clock: createManualClock(), pace: { driven: false } satisfies Pace })],
 } satisfies Meta<Args>;
 export default meta;
 type Story = StoryObj<Args>;
@@ -67,9 +68,23 @@ function createTurns() {
 }
 type Turns = ReturnType<typeof createTurns>;
 
-const realTimers = (speed: number): Timers => ({
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms / speed),
-});
+/** Whether a play function has taken the story's clock (then it no longer ticks by itself). */
+interface Pace {
+  driven: boolean;
+}
+
+/** Ticks `clock` by itself at `speed` (not under test, where time is only what the play function gives) until a play function takes it. */
+function usePacedClock(clock: ManualClock, pace: Pace, speed: number): void {
+  useEffect(() => {
+    const rate = storySpeed(speed);
+    if (!Number.isFinite(rate)) return;
+    const STEP_MS = 50;
+    const timer = setInterval(() => {
+      if (!pace.driven) void clock.advance(STEP_MS * rate);
+    }, STEP_MS);
+    return () => clearInterval(timer);
+  }, [clock, pace, speed]);
+}
 
 /* --------------------------------------------------------------- the tool */
 
@@ -230,9 +245,11 @@ const scripts = {
   ],
 };
 
-function DocumentStory({ speed, clock, script }: { speed: number; clock: ManualClock | null; script: keyof typeof scripts }) {
+function DocumentStory({ speed, loaded, script }: { speed: number; loaded: Record<string, unknown>; script: keyof typeof scripts }) {
+  const { clock, pace } = storyClock(loaded);
+  usePacedClock(clock, pace, speed);
   const [turns] = useState(createTurns);
-  const [doc] = useState(() => createDocument(BLOCKS, clock ?? realTimers(storySpeed(speed))));
+  const [doc] = useState(() => createDocument(BLOCKS, clock));
   const [play] = useState(() => () => scripts[script](turns));
   return (
     <ScriptedApp
@@ -262,10 +279,12 @@ function DocumentStory({ speed, clock, script }: { speed: number; clock: ManualC
 
 /* ----------------------------------------------------------------- helpers */
 
+const storyClock = (loaded: Record<string, unknown>): { clock: ManualClock; pace: Pace } => ({ clock: loaded['clock'] as ManualClock, pace: loaded['pace'] as Pace });
+/** The story's clock, taken by the play function: from now on only it moves the clock. */
 const clockOf = (loaded: Record<string, unknown>): ManualClock => {
-  const clock = loaded['clock'];
-  if (clock === null || typeof clock !== 'object') throw new Error('this play function needs the manual clock of the test run');
-  return clock as ManualClock;
+  const { clock, pace } = storyClock(loaded);
+  pace.driven = true;
+  return clock;
 };
 const blockText = (root: HTMLElement, id: string) => root.querySelector(`[data-block="${id}"]`)?.textContent;
 const toolCard = (root: HTMLElement) => within(root).getByRole('article', { name: 'Edit a block' });
@@ -279,7 +298,7 @@ const toolCard = (root: HTMLElement) => within(root).getByRole('article', { name
  * takes it back.
  */
 export const InterruptMidTurn: Story = {
-  render: ({ speed }, { loaded }) => <DocumentStory key={speed} speed={speed} clock={(loaded['clock'] as ManualClock | null) ?? null} script="oneTurn" />,
+  render: ({ speed }, { loaded }) => <DocumentStory key={speed} speed={speed} loaded={loaded} script="oneTurn" />,
   play: async ({ canvasElement, loaded }) => {
     const clock = clockOf(loaded);
     const canvas = within(canvasElement);
@@ -325,7 +344,7 @@ export const InterruptMidTurn: Story = {
  * **Undo turn-1** takes back both of its edits and leaves turn-2's.
  */
 export const UndoWholeTurn: Story = {
-  render: ({ speed }, { loaded }) => <DocumentStory key={speed} speed={speed} clock={(loaded['clock'] as ManualClock | null) ?? null} script="twoTurns" />,
+  render: ({ speed }, { loaded }) => <DocumentStory key={speed} speed={speed} loaded={loaded} script="twoTurns" />,
   play: async ({ canvasElement, loaded }) => {
     const clock = clockOf(loaded);
     const canvas = within(canvasElement);

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ConfirmBatch, ConfirmToolDialog, ToolGrantList, type ConfirmationController } from 'toolgate';
 import type { ManualClock } from 'toolgate/testing';
-import { ApprovalsPage, descriptors, outcomesText, page, press, proposeAndReview, ranText, transferEditing, untilStatus, waitOnPage, type Proposal } from './support';
+import { ApprovalsPage, descriptors, outcomesText, page, press, proposeAndReview, ranText, secondsShown, transferEditing, untilStatus, waitOnPage, type Proposal } from './support';
 
 interface Args {
   /** How fast the page's clock runs when watched: 1 is real time (still under test; the play function moves it). */
@@ -49,7 +49,11 @@ async function editAmount(canvasElement: HTMLElement) {
   return { dialog, inside, amount };
 }
 
-/** Edit arguments opens a form of the tool's schema: the first field has focus; nothing can be approved meanwhile. */
+/**
+ * Edit arguments opens a form of the tool's schema: the first field has focus, required fields
+ * carry a mark explained above the form, and the one row of actions is Cancel editing and Save
+ * (the primary button): nothing can be approved meanwhile.
+ */
 export const Editing: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
   play: async ({ canvasElement }) => {
@@ -66,12 +70,22 @@ export const Editing: Story = {
     await expect(within(form).getByRole('combobox', { name: 'Currency' })).toHaveDisplayValue('EUR');
     await expect(within(form).getByRole('checkbox', { name: 'Instant transfer' })).not.toBeChecked();
     await expect(within(within(form).getByRole('group', { name: 'Note' })).getByRole('textbox', { name: 'Reference' })).toHaveValue('Invoice 2025-014');
-    await expect(inside.getByRole('button', { name: 'Approve' })).toHaveAttribute('aria-disabled', 'true');
+    // Required fields are marked on screen, and the mark is explained once.
+    await expect(within(form).getByText('* Required field')).toBeVisible();
+    const recipient = within(form).getByRole('textbox', { name: 'Recipient' });
+    await expect(form.querySelector(`label[for="${recipient.id}"]`)).toHaveTextContent('Recipient *');
+    await expect(recipient).toBeRequired();
+    // One row of actions: Cancel editing and Save, Save drawn as the primary button.
+    await expect(inside.getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancel editing', 'Save']);
+    const save = inside.getByRole('button', { name: 'Save' });
+    const cancel = inside.getByRole('button', { name: 'Cancel editing' });
+    await expect(getComputedStyle(save).backgroundColor).not.toBe(getComputedStyle(cancel).backgroundColor);
+    await expect(getComputedStyle(save).fontWeight).toBe('600');
     await expect(ranText(canvasElement)).toBe('Nothing ran');
   },
 };
 
-/** An invalid edit stays in the editor: the error beside its field, focus on it, nothing approved. */
+/** An invalid edit stays in the editor: the error beside its field, read before the hint as an error, focus on it, nothing approved. */
 export const InvalidEdit: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
   play: async ({ canvasElement }) => {
@@ -82,7 +96,8 @@ export const InvalidEdit: Story = {
     // Enter in a field saves.
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
-    await expect(amount).toHaveAccessibleDescription('In euros, at most 1000 At most 1000 without a second signature');
+    await expect(amount).toHaveAccessibleDescription('Error: At most 1000 without a second signature In euros, at most 1000');
+    await expect(amount).toHaveAttribute('aria-errormessage', amount.getAttribute('aria-describedby')?.split(' ')[0]);
     await expect(amount).toHaveFocus();
     await expect(dialog).toHaveAttribute('data-status', 'editing');
     await expect(ranText(canvasElement)).toBe('Nothing ran');
@@ -97,7 +112,7 @@ export const EditPastSchemaBound: Story = {
     await userEvent.clear(amount);
     await userEvent.type(amount, '0{Enter}');
     await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
-    await expect(amount).toHaveAccessibleDescription('In euros, at most 1000 must be more than 0, got 0');
+    await expect(amount).toHaveAccessibleDescription('Error: must be more than 0, got 0 In euros, at most 1000');
     await expect(dialog).toHaveAttribute('data-status', 'editing');
     await expect(ranText(canvasElement)).toBe('Nothing ran');
   },
@@ -127,13 +142,54 @@ export const EditedWithDiff: Story = {
   },
 };
 
+/* ------------------------------------------------------------ a short window */
+
+/**
+ * A phone on its side (320 × 256): the dialog scrolls, once: the arguments box does not scroll
+ * inside it, and the title stays in view while the rest scrolls under it.
+ */
+export const ShortWindow: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
+  parameters: { viewport: { options: { shortWindow: { name: 'Phone on its side (320 × 256)', styles: { width: '320px', height: '256px' }, type: 'mobile' } } } },
+  globals: { viewport: { value: 'shortWindow', isRotated: false } },
+  play: async ({ canvasElement }) => {
+    const dialog = await proposeAndReview(canvasElement);
+    const view = canvasElement.ownerDocument.defaultView as Window;
+    await waitFor(() => expect([view.innerWidth, view.innerHeight]).toEqual([320, 256]));
+    // One scroll: the dialog's. Nothing inside it scrolls on its own.
+    await waitFor(() => expect(dialog.scrollHeight).toBeGreaterThan(dialog.clientHeight));
+    const scrollers = [...dialog.querySelectorAll<HTMLElement>('*')].filter((element) => {
+      const style = getComputedStyle(element);
+      return /(auto|scroll)/.test(style.overflowY) && element.scrollHeight > element.clientHeight + 1;
+    });
+    await expect(scrollers.map((element) => element.className)).toEqual([]);
+    // The whole dialog is on screen, and its title stays in view at either end of the scroll.
+    const box = dialog.getBoundingClientRect();
+    await expect(box.top).toBeGreaterThanOrEqual(0);
+    await expect(box.bottom).toBeLessThanOrEqual(view.innerHeight);
+    const title = within(dialog).getByRole('heading', { name: 'Send a payment' });
+    const inView = () => {
+      const rect = title.getBoundingClientRect();
+      return rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1;
+    };
+    await expect(inView()).toBe(true);
+    dialog.scrollTop = dialog.scrollHeight;
+    await waitFor(() => expect(dialog.scrollTop).toBeGreaterThan(0));
+    await expect(inView()).toBe(true);
+    // And the buttons at the end are reached by that same scroll.
+    const deny = within(dialog).getByRole('button', { name: 'Deny' });
+    await expect(deny.getBoundingClientRect().bottom).toBeLessThanOrEqual(box.bottom + 1);
+  },
+};
+
 /* ------------------------------------------------------------ standing grants */
 
 const searches: Proposal[] = ['pricing', 'limits', 'refunds'].map((q) => ({ toolName: 'search_docs', arguments: { q }, descriptor: descriptors.search }));
 
 /**
  * "Allow for this session" approves the request shown and answers the others of its tool, each
- * with its own snapshot; the grant is listed with Revoke, and revoking asks again at once.
+ * with its own snapshot; the grant is listed with Revoke, and revoking asks again at once. The
+ * list then shows what was revoked, and focus rests on that line, with its ring.
  */
 export const GrantList: Story = {
   render: ({ speed }) => (
@@ -159,7 +215,13 @@ export const GrantList: Story = {
     while (document.activeElement !== revoke) await userEvent.tab();
     await userEvent.keyboard('{Enter}');
     await expect(within(grants).getByText('No standing grants: every request is asked.')).toBeVisible();
-    await expect(grants).toHaveFocus();
+    // The confirmation is seen, not only heard; focus rests on it, with its ring.
+    const said = within(grants).getByRole('status');
+    await expect(said).toHaveTextContent('Revoked: search_docs is asked again.');
+    await expect(said).toBeVisible();
+    await expect(said.getBoundingClientRect().width).toBeGreaterThan(1);
+    await expect(said).toHaveFocus();
+    await expect(getComputedStyle(said).outlineStyle).toBe('solid');
     // Asked again at once.
     const again = await proposeAndReview(canvasElement);
     await expect(within(again).getByRole('heading', { name: 'Search the docs' })).toBeVisible();
@@ -299,25 +361,37 @@ export const BatchLeavesOutReviewAlone: Story = {
 
 const expiring: Proposal = { toolName: 'deploy', arguments: { service: 'billing', version: '2.4.1' }, descriptor: descriptors.deploy, expiresIn: 75_000 };
 
-/** The time left shows to the second; a minute before, the polite live region says so (and only at a few moments). */
+/**
+ * The time left shows to the second, with word that the deadline is fixed (the wire offers no
+ * extension). The polite live region speaks only at a few moments (a minute, 30 s and 10 s left),
+ * each time only for that second: it never says a time the screen no longer shows. Opened in
+ * Storybook the page's clock ticks by itself, so the play function reads the countdown as it
+ * stands rather than expecting an exact second.
+ */
 export const Expiring: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[expiring]} />,
   play: async ({ canvasElement }) => {
     const dialog = await proposeAndReview(canvasElement);
     const expiry = dialog.querySelector('.toolgate-confirm-expiry') as HTMLElement;
-    await waitFor(() => expect(expiry).toHaveTextContent(/^Expires in 1:15/));
+    await waitFor(() => expect(secondsShown(dialog)).toBeGreaterThan(60));
+    await expect(expiry).toHaveTextContent('The deadline is fixed: it cannot be extended.');
     const live = expiry.querySelector('[aria-live="polite"]') as HTMLElement;
     await expect(live).toHaveTextContent('');
     // 30 s pass on the page's clock: each second's timer re-renders the countdown, so wait until
     // the last one has fired, not for a time in which 30 of them usually do.
-    await waitOnPage(canvasElement, 30_000);
-    await waitFor(() => expect(expiry).toHaveTextContent(/^Expires in 0:45/));
-    await expect(live).toHaveTextContent('This request expires in 1:00.');
+    await waitOnPage(canvasElement);
+    await waitFor(() => expect(secondsShown(dialog)).toBeLessThanOrEqual(45));
+    // "1:00" was said as the minute passed, and is not left in the region at 0:45.
+    const said = /expires in (\d+:\d\d)\./.exec(live.textContent ?? '')?.[1];
+    await expect(said === undefined || expiry.textContent?.startsWith(`Expires in ${said}`)).toBe(true);
     await expect(dialog).toHaveAttribute('data-status', 'reviewing');
   },
 };
 
-/** Expired: "Expired", Deny and Approve disabled where they were, and a late Enter on Approve runs nothing. */
+/**
+ * Expired: the alert says so, once (no countdown or status line repeating it); the review
+ * instructions and the dead Deny and Approve are gone, and Close is what is left, with focus.
+ */
 export const Expired: Story = {
   render: ({ speed }) => <Dialog speed={speed} proposals={[{ ...expiring, expiresIn: 20_000 }]} />,
   play: async ({ canvasElement }) => {
@@ -339,14 +413,16 @@ export const ExpiredThenClosed: Story = {
 async function expireOnScreen(canvasElement: HTMLElement): Promise<HTMLElement> {
   const dialog = await proposeAndReview(canvasElement);
   const inside = within(dialog);
-  await waitOnPage(canvasElement, 30_000);
+  await waitOnPage(canvasElement);
   await untilStatus(dialog, 'expired');
-  await expect(dialog.querySelector('.toolgate-confirm-expiry')).toHaveTextContent(/^Expired/);
-  await expect(inside.getByRole('alert')).toHaveTextContent('The request expired');
-  const approve = inside.getByRole('button', { name: 'Approve' });
-  await expect(approve).toHaveAttribute('aria-disabled', 'true');
-  await expect(inside.getByRole('button', { name: 'Deny' })).toHaveAttribute('aria-disabled', 'true');
-  await press(approve);
+  await expect(inside.getByRole('alert')).toHaveTextContent('The request expiredNobody decided in time, so nothing ran.');
+  // Shown and said once: by the alert.
+  await expect(dialog.querySelector('.toolgate-confirm-expiry')).toBeNull();
+  await expect(dialog.textContent?.match(/expired/gi)).toHaveLength(1);
+  // Nothing left to review: no instructions, no dead Deny or Approve; Close has focus.
+  await expect(inside.queryByText(/^Check the exact arguments/)).toBeNull();
+  await expect(inside.getAllByRole('button').map((button) => button.textContent)).toEqual(['Close']);
+  await waitFor(() => expect(inside.getByRole('button', { name: 'Close' })).toHaveFocus());
   await expect(ranText(canvasElement)).toBe('Nothing ran');
   return dialog;
 }

@@ -102,9 +102,10 @@ export function ApprovalsPage({
   const [controller] = useState(() => createConfirmationController({ clock }));
   const [ran, setRan] = useState<string[]>([]);
   const [outcomes, setOutcomes] = useState<string[]>([]);
-  // How far the clock has moved once an advance has fired all its timers (each re-renders the
-  // countdown): a play function waits on this, not on time, before it reads what the page shows.
-  const [waited, setWaited] = useState(0);
+  // How many "Wait" presses have fired all their timers (each re-renders the countdown): a play
+  // function waits on this, not on time, before it reads what the page shows. A count, not the
+  // clock's reading: when the story is opened in Storybook the clock also ticks by itself.
+  const [waits, setWaits] = useState(0);
   const propose = () => {
     for (const item of proposals) {
       void controller
@@ -130,7 +131,7 @@ export function ApprovalsPage({
           <button type="button" className="toolgate-button" onClick={propose}>
             Propose {proposals.length === 1 ? 'the request' : `${proposals.length} requests`}
           </button>
-          <button type="button" className="toolgate-button" data-waited={waited} onClick={() => void clock.advance(30_000).then(() => setWaited(clock.now() - START))}>
+          <button type="button" className="toolgate-button" data-waits={waits} onClick={() => void clock.advance(30_000).then(() => setWaits((count) => count + 1))}>
             Wait 30 seconds
           </button>
           {extra?.(controller)}
@@ -173,12 +174,19 @@ export async function untilStatus(dialog: HTMLElement, status: string): Promise<
 
 /**
  * Press the page's "Wait 30 seconds" directly (the page behind a modal dialog is inert) and wait
- * until the clock has moved and every timer due in between has fired: ms since the page's start.
+ * until the clock has moved and every timer due in between has fired.
  */
-export async function waitOnPage(canvasElement: HTMLElement, until: number): Promise<void> {
+export async function waitOnPage(canvasElement: HTMLElement): Promise<void> {
   const wait = page(canvasElement).getByRole('button', { name: 'Wait 30 seconds', hidden: true });
+  const done = Number(wait.getAttribute('data-waits')) + 1;
   wait.click();
-  await waitFor(() => expect(wait).toHaveAttribute('data-waited', String(until)));
+  await waitFor(() => expect(wait).toHaveAttribute('data-waits', String(done)));
+}
+
+/** The seconds a dialog's countdown shows ("Expires in 1:05" is 65), or `NaN` when it shows none. */
+export function secondsShown(dialog: HTMLElement): number {
+  const match = /Expires in (\d+):(\d\d)/.exec(dialog.querySelector('.toolgate-confirm-expiry')?.textContent ?? '');
+  return match ? Number(match[1]) * 60 + Number(match[2]) : Number.NaN;
 }
 
 /** What the page says ran (readable while a modal dialog hides the page from assistive technology). */

@@ -410,7 +410,10 @@ export const QueueOfThree: Story = {
 
 /* ------------------------------------------------------------ confirm steps */
 
-/** `confirmStep="type-name"`: a high-risk approval waits until the tool's name is typed. */
+/**
+ * `confirmStep="type-name"`: a high-risk approval waits until the tool's name is typed. The
+ * disabled Approve says why (the instruction describes it), and its enabling is said politely.
+ */
 export const ConfirmStepTypedName: Story = {
   render: ({ speed }) => <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} confirmStep="type-name" />,
   play: async ({ canvasElement }) => {
@@ -419,10 +422,14 @@ export const ConfirmStepTypedName: Story = {
     await waitFor(() => expect(field).toHaveFocus());
     const approve = within(dialog).getByRole('button', { name: 'Approve' });
     await expect(approve).toHaveAttribute('aria-disabled', 'true');
+    await expect(approve).toHaveAccessibleDescription('Type transfer to enable Approve');
+    const live = dialog.querySelector('.toolgate-confirm-field [aria-live="polite"]') as HTMLElement;
+    await expect(live).toHaveTextContent('');
     await userEvent.click(approve);
     await expect(dialog).toHaveAttribute('data-status', 'reviewing');
     await userEvent.type(field, 'transfer');
     await expect(approve).not.toHaveAttribute('aria-disabled');
+    await expect(live).toHaveTextContent('Approve is now enabled.');
     await userEvent.keyboard('{Enter}');
     await untilClosed(canvasElement);
     await expect(outcomesText(canvasElement)).toMatch(/^done: /);

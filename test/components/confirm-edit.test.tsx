@@ -88,7 +88,7 @@ describe('editing the arguments in the dialog', () => {
     expect(onApprove.mock.calls[0]?.[0]).toEqual({ ...proposed, amount: 50, urgent: true });
   });
 
-  it('keeps an invalid edit in the editor with the error beside its field (aria-invalid, aria-describedby), and approves nothing', async () => {
+  it('keeps an invalid edit in the editor with the error beside its field, read before its hint as an error, and approves nothing', async () => {
     const user = userEvent.setup();
     // The tool's own validator, for a rule no JSON Schema keyword here says.
     const validate = (draft: JsonValue) =>
@@ -102,12 +102,12 @@ describe('editing the arguments in the dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
     expect(dialog).toHaveAttribute('data-status', 'editing');
-    expect(amount).toHaveAccessibleDescription('In euros must be a multiple of 5');
+    expect(amount).toHaveAccessibleDescription('Error: must be a multiple of 5 In euros');
+    expect(amount).toHaveAttribute('aria-errormessage', amount.getAttribute('aria-describedby')?.split(' ')[0]);
     expect(amount).toHaveFocus();
-    // Approve cannot act from the editor.
-    const approve = within(dialog).getByRole('button', { name: 'Approve' });
-    expect(approve).toHaveAttribute('aria-disabled', 'true');
-    await user.click(approve);
+    // Nothing to approve from the editor: its Cancel editing and Save are the only actions.
+    expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull();
+    await user.keyboard('{Enter}');
     expect(controller.getState().current?.status).toBe('editing');
     expect(onApprove).not.toHaveBeenCalled();
   });
@@ -122,7 +122,7 @@ describe('editing the arguments in the dialog', () => {
     await user.type(amount, '5000');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
-    expect(amount).toHaveAccessibleDescription('In euros must be at most 1000, got 5000');
+    expect(amount).toHaveAccessibleDescription('Error: must be at most 1000, got 5000 In euros');
     expect(dialog).toHaveAttribute('data-status', 'editing');
     expect(onApprove).not.toHaveBeenCalled();
   });
@@ -151,7 +151,7 @@ describe('editing the arguments in the dialog', () => {
     await user.clear(amount);
     await user.type(amount, 'lots');
     expect(amount).toHaveAttribute('aria-invalid', 'true');
-    expect(amount).toHaveAccessibleDescription('In euros Must be a number');
+    expect(amount).toHaveAccessibleDescription('Error: Must be a number In euros');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(submit).not.toHaveBeenCalled();
     expect(amount).toHaveFocus();
@@ -166,7 +166,7 @@ describe('editing the arguments in the dialog', () => {
     await user.clear(text);
     await user.type(text, '{{"to": "ann"');
     expect(text).toHaveAttribute('aria-invalid', 'true');
-    expect(text).toHaveAccessibleDescription(/^Not valid JSON/);
+    expect(text).toHaveAccessibleDescription(/^Error: Not valid JSON/);
     await user.type(text, '}');
     expect(text).not.toHaveAttribute('aria-invalid');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -174,6 +174,37 @@ describe('editing the arguments in the dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await expect(outcome).resolves.toMatchObject({ status: 'done' });
     expect(onApprove.mock.calls[0]?.[0]).toEqual({ to: 'ann' });
+  });
+
+  it('marks required fields on screen, with a legend of the mark, and keeps their names', async () => {
+    const user = userEvent.setup();
+    setup();
+    const dialog = await reviewing();
+    await user.click(within(dialog).getByRole('button', { name: 'Edit arguments' }));
+    const form = await within(dialog).findByRole('form', { name: 'Edit the arguments' });
+    const recipient = within(form).getByRole('textbox', { name: 'Recipient' });
+    const amount = within(form).getByRole('textbox', { name: 'amount' });
+    const city = within(form).getByRole('textbox', { name: 'city' });
+    const mark = (field: HTMLElement) => form.querySelector(`label[for="${field.id}"]`)?.textContent;
+    expect(mark(recipient)).toBe('Recipient *');
+    expect(mark(amount)).toBe('amount *');
+    expect(mark(city)).toBe('city');
+    expect(recipient).toBeRequired();
+    expect(within(form).getByText('* Required field')).toBeInTheDocument();
+  });
+
+  it('shows only Cancel editing and Save while editing, Save the primary one; Deny and Approve come back after', async () => {
+    const user = userEvent.setup();
+    setup();
+    const dialog = await reviewing();
+    await user.click(within(dialog).getByRole('button', { name: 'Edit arguments' }));
+    await within(dialog).findByRole('form', { name: 'Edit the arguments' });
+    const buttons = () => within(dialog).getAllByRole('button').map((button) => button.textContent);
+    expect(buttons()).toEqual(['Cancel editing', 'Save']);
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toHaveClass('toolgate-confirm-save');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel editing' }));
+    await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'reviewing'));
+    expect(buttons()).toEqual(expect.arrayContaining(['Edit arguments', 'Deny', 'Approve']));
   });
 
   it('leaves the editor with Escape, the arguments as they were, and does not deny', async () => {

@@ -45,8 +45,29 @@ describe('expiry in the dialog', () => {
     expect(shown()).toBe('Expires in 1:00');
   });
 
+  it('says that the deadline is fixed: the wire offers no way to extend it', async () => {
+    const { dialog } = await setup(65_000);
+    expect(dialog.querySelector('.toolgate-confirm-expiry')).toHaveTextContent('The deadline is fixed: it cannot be extended.');
+    expect(within(dialog).queryByRole('button', { name: /more time|extend/i })).toBeNull();
+  });
+
+  it('never leaves the polite region saying a time the screen no longer shows', async () => {
+    const { advance, live, shown } = await setup(75_000);
+    let said = 0;
+    for (let second = 0; second < 74; second++) {
+      await advance(1000);
+      const text = live().textContent ?? '';
+      if (text === '') continue;
+      said += 1;
+      // Whatever it says is the time on screen at that moment.
+      expect(shown()).toBe(`Expires in ${/in (\d+:\d\d)\./.exec(text)?.[1]}`);
+    }
+    // Said at three moments, each for its own second only.
+    expect(said).toBe(3);
+  });
+
   it('announces politely only at a minute, 30 s, 10 s and at expiry, never every second', async () => {
-    const { advance, live } = await setup(75_000);
+    const { advance, live, dialog } = await setup(75_000);
     const heard: string[] = [];
     const listen = () => {
       const text = live().textContent ?? '';
@@ -54,29 +75,41 @@ describe('expiry in the dialog', () => {
     };
     expect(live()).toHaveAttribute('aria-live', 'polite');
     expect(live().textContent).toBe('');
-    for (let second = 0; second < 75; second++) {
+    for (let second = 0; second < 74; second++) {
       await advance(1000);
       listen();
     }
-    expect(heard).toEqual(['This request expires in 1:00.', 'This request expires in 0:30.', 'This request expires in 0:10.', 'Expired']);
+    await advance(1000);
+    await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'expired'));
+    expect(dialog.querySelector('.toolgate-confirm-expiry [aria-live]')).toBeNull();
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('The request expired');
+    expect(within(dialog).getByRole('status')).toHaveTextContent('');
+    // The expiry itself is said once, by the dialog's alert, not here as well.
+    expect(heard).toEqual(['This request expires in 1:00.', 'This request expires in 0:30.', 'This request expires in 0:10.']);
   });
 
-  it('shows "Expired", disables the buttons, and a late click changes nothing', async () => {
+  it('shows the expiry once, drops the review instructions and the dead Deny and Approve, and leaves Close', async () => {
     const user = userEvent.setup({ advanceTimers: () => Promise.resolve() });
-    const { controller, advance, dialog, onApprove, shown, outcome } = await setup(3000);
+    const { controller, advance, dialog, onApprove, outcome } = await setup(3000);
+    const description = within(dialog).getByText(/^Check the exact arguments/);
     await advance(3000);
     await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'expired'));
-    expect(shown()).toBe('Expired');
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('The request expired');
-    // Focus goes to Close, the one thing left to do.
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('The request expiredNobody decided in time, so nothing ran.');
+    // Shown once: no countdown saying "Expired", no status line saying it again.
+    expect(dialog.querySelector('.toolgate-confirm-expiry')).toBeNull();
+    expect(dialog.textContent?.match(/expired/gi)).toHaveLength(1);
+    // Nothing left to review: the instructions go, and Close is the one button.
+    expect(description).not.toBeVisible();
+    expect(description).toBeEmptyDOMElement();
+    expect(within(dialog).getAllByRole('button').map((button) => button.textContent)).toEqual(['Close']);
     const close = within(dialog).getByRole('button', { name: 'Close' });
     await waitFor(() => expect(close).toHaveFocus());
-    const approve = within(dialog).getByRole('button', { name: 'Approve' });
-    const deny = within(dialog).getByRole('button', { name: 'Deny' });
-    expect(approve).toHaveAttribute('aria-disabled', 'true');
-    expect(deny).toHaveAttribute('aria-disabled', 'true');
-    await user.click(approve);
-    await user.click(deny);
+    // A decision that comes late (a voice command, another view) changes nothing.
+    let late: boolean[] = [];
+    act(() => {
+      late = [controller.approve(), controller.deny()];
+    });
+    expect(late).toEqual([false, false]);
     expect(controller.getState().current).toMatchObject({ status: 'expired', outcome: { status: 'expired' } });
     expect(onApprove).not.toHaveBeenCalled();
     await user.click(close);

@@ -83,7 +83,7 @@ describe('standing grants', () => {
     expect(within(dialog).getByRole('button', { name: 'Allow for this session' })).toHaveAccessibleDescription(/does not declare its risk/);
   });
 
-  it('lists each grant with a Revoke button reachable by keyboard; revoking asks the tool again at once', async () => {
+  it('lists each grant with a Revoke button reachable by keyboard; revoking asks the tool again at once and says so on screen', async () => {
     const user = userEvent.setup();
     const { controller, onApprove, ask } = setup();
     act(() => {
@@ -100,7 +100,15 @@ describe('standing grants', () => {
     expect(controller.grants.find('search_docs')).toBeUndefined();
     // Focus moves to the next grant's Revoke, and a status says what was revoked.
     expect(within(list()).getByRole('button', { name: 'Revoke: delete_file denied for this session' })).toHaveFocus();
-    expect(within(list()).getByRole('status')).toHaveTextContent('Revoked: search_docs is asked again.');
+    const said = within(list()).getByRole('status');
+    expect(said).toHaveTextContent('Revoked: search_docs is asked again.');
+    // Seen, not only heard.
+    expect(said).not.toHaveClass('toolgate-sr-only');
+    // The last grant revoked: focus lands on that line, which can take it.
+    await user.keyboard('{Enter}');
+    expect(said).toHaveTextContent('Revoked: delete_file is asked again.');
+    expect(said).toHaveFocus();
+    expect(within(list()).getByText('No standing grants: every request is asked.')).toBeInTheDocument();
     ask('search_docs', { q: 'again' });
     await reviewing();
     expect(onApprove).not.toHaveBeenCalled();

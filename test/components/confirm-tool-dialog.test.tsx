@@ -523,6 +523,33 @@ describe('ConfirmToolDialog (one proposed call)', () => {
     expect(invokes(room)).toHaveLength(1);
   });
 
+  it('says why Approve waits during the typed-name step, and announces its enabling once, politely', async () => {
+    const user = userEvent.setup();
+    strict(<Page room={createScriptedRoom()} confirmStep="type-name" />);
+    const dialog = await openDialog(user);
+    const field = within(dialog).getByLabelText('Type transfer to enable Approve');
+    const approve = within(dialog).getByRole('button', { name: 'Approve' });
+    expect(approve).toHaveAccessibleDescription('Type transfer to enable Approve');
+    const live = dialog.querySelector('.toolgate-confirm-field [aria-live="polite"]') as HTMLElement;
+    expect(live).not.toBeNull();
+    expect(live.textContent).toBe('');
+    const heard: string[] = [];
+    const observer = new MutationObserver(() => {
+      if (live.textContent) heard.push(live.textContent);
+    });
+    observer.observe(live, { childList: true, subtree: true, characterData: true });
+    await user.type(field, 'transfe');
+    expect(live.textContent).toBe('');
+    await user.type(field, 'r');
+    expect(approve).not.toHaveAttribute('aria-disabled');
+    expect(approve).not.toHaveAttribute('aria-describedby');
+    expect(live).toHaveTextContent('Approve is now enabled.');
+    // Typing on (a trailing space is still the name) says nothing more.
+    await user.type(field, ' ');
+    await waitFor(() => expect(heard).toEqual(['Approve is now enabled.']));
+    observer.disconnect();
+  });
+
   it('does not ask for the step on a request that is not high risk', async () => {
     const user = userEvent.setup();
     strict(<Page room={createScriptedRoom()} confirmStep="type-name" descriptor={{ ...transfer, risk: 'medium' }} />);

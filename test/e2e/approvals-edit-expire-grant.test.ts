@@ -32,9 +32,12 @@ async function tabToButton(page: Page, name: string, limit = 120): Promise<void>
   throw new Error(`Tab never reached the button ${JSON.stringify(name)}`);
 }
 
-/** Press Tab until the focused element is the form field labelled `label` in the dialog. */
+/**
+ * Press Tab until the focused element is the text field named `label` in the dialog (by its
+ * accessible name: a required field's visible mark is hidden from it).
+ */
 async function tabToField(page: Page, label: string, limit = 40): Promise<void> {
-  const field = dialog(page).getByLabel(label, { exact: true });
+  const field = dialog(page).getByRole('textbox', { name: label, exact: true });
   for (let i = 0; i < limit; i++) {
     if (await field.evaluate((el) => el === document.activeElement).catch(() => false)) return;
     await page.keyboard.press('Tab');
@@ -115,7 +118,9 @@ describe('demo: a request that expires', () => {
     await page.locator('[role="dialog"][data-status="reviewing"] .toolgate-confirm-expiry:not([data-expired])').getByText(/^Expires in /).waitFor();
 
     await page.locator('[role="dialog"][data-status="expired"]').waitFor();
-    await dialog(page).locator('.toolgate-confirm-expiry[data-expired]').getByText('Expired', { exact: true }).first().waitFor();
+    // Said and shown once, by the alert; the countdown is gone.
+    await dialog(page).getByRole('alert').getByText('The request expired').waitFor();
+    await expect(dialog(page).locator('.toolgate-confirm-expiry').count()).resolves.toBe(0);
     await turnEnded(page, 'completed', turn);
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
     expect(stack.server.session(sessionId)!.results.get(callId)).toEqual({
