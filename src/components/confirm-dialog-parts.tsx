@@ -9,6 +9,7 @@ import { forwardRef, useEffect, useRef, type ComponentPropsWithoutRef, type Elem
 import { formatNumber } from '../hooks/labels';
 import { ArgumentsPreview, type ArgumentsPreviewProps } from './arguments-preview';
 import { composeHandlers, ignoreRepeat, useConfirmToolDialog, useFocusTarget } from './confirm-dialog-context';
+import { ActionButton } from './action-button';
 import { HoldButton } from './confirm-step';
 import { cx } from './cx';
 
@@ -339,18 +340,8 @@ export const ConfirmToolDialogDeny = forwardRef<HTMLButtonElement, ConfirmToolDi
   const enabled = dialog.view?.can.deny === true;
   const refs = useFocusTarget('deny', ref);
   return (
-    <button
-      {...rest}
-      ref={refs}
-      type="button"
-      className={cx('toolgate-button', 'toolgate-confirm-deny', className)}
-      aria-disabled={enabled ? undefined : true}
-      onKeyDown={composeHandlers(onKeyDown, ignoreRepeat)}
-      onClick={composeHandlers(onClick, () => {
-        if (enabled) dialog.deny();
-      })}
-    >
+    <ActionButton {...rest} ref={refs} className={cx('toolgate-confirm-deny', className)} enabled={enabled} onAct={() => dialog.deny()} onClick={onClick} onKeyDown={onKeyDown}>
       {children ?? dialog.labels.confirm.deny}
-    </button>
+    </ActionButton>
   );
 });

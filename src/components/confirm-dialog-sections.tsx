@@ -9,7 +9,8 @@ import { confirmationStatusSets } from '../core/confirmation-machine';
 import type { ConfirmationOutcome } from '../core/confirmation-types';
 import { formatNumber } from '../hooks/labels';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
-import { ignoreRepeat, useConfirmToolDialog, useFocusTarget, type FocusTarget } from './confirm-dialog-context';
+import { ActionButton } from './action-button';
+import { useConfirmToolDialog, useFocusTarget, type FocusTarget } from './confirm-dialog-context';
 import {
   ConfirmToolDialogApprove,
   ConfirmToolDialogArguments,
@@ -122,12 +123,12 @@ function Edited() {
       </Suspense>
       {back && (
         <p className="toolgate-confirm-more">
-          <ActionButton enabled onAct={() => {
+          <FocusedActionButton enabled onAct={() => {
             // Through the editor, as any edit: the proposed snapshot is checked and fingerprinted again.
             if (actions.edit()) void actions.submitEdit(view.original);
           }}>
             {labels.confirm.useProposed}
-          </ActionButton>
+          </FocusedActionButton>
         </p>
       )}
     </>
@@ -301,23 +302,23 @@ function MoreActions() {
   return (
     <div className="toolgate-confirm-more">
       {view.editable && (
-        <ActionButton focus="edit" className="toolgate-confirm-edit" enabled={view.can.edit} onAct={actions.edit}>
+        <FocusedActionButton focus="edit" className="toolgate-confirm-edit" enabled={view.can.edit} onAct={actions.edit}>
           {labels.confirm.edit}
-        </ActionButton>
+        </FocusedActionButton>
       )}
       {offerGrants && (
         <>
-          <ActionButton className="toolgate-confirm-deny-session" enabled={view.can.denyForSession} onAct={() => actions.denyForSession(reason)}>
+          <FocusedActionButton className="toolgate-confirm-deny-session" enabled={view.can.denyForSession} onAct={() => actions.denyForSession(reason)}>
             {labels.confirm.denyForSession}
-          </ActionButton>
-          <ActionButton
+          </FocusedActionButton>
+          <FocusedActionButton
             className="toolgate-confirm-allow-session"
             enabled={view.can.allowForSession}
             onAct={actions.allowForSession}
             describedBy={refusal !== null ? refused : undefined}
           >
             {labels.confirm.allowForSession}
-          </ActionButton>
+          </FocusedActionButton>
           {refusal !== null && (
             <p id={refused} className="toolgate-confirm-hint">
               {labels.confirm.grantRefused[refusal]}
@@ -338,18 +339,18 @@ function OutcomeActions() {
   const showRetry = view.can.retry || (confirmationStatusSets().inFlight.has(status) && view.attempt > 1);
   return (
     <>
-      <ActionButton focus="close" enabled={closable} onAct={close}>
+      <FocusedActionButton focus="close" enabled={closable} onAct={close}>
         {labels.confirm.close}
-      </ActionButton>
+      </FocusedActionButton>
       {showCheck && (
-        <ActionButton focus="check" className="toolgate-confirm-check" enabled={view.can.check} onAct={actions.check}>
+        <FocusedActionButton focus="check" className="toolgate-confirm-check" enabled={view.can.check} onAct={actions.check}>
           {labels.confirm.check}
-        </ActionButton>
+        </FocusedActionButton>
       )}
       {showRetry && (
-        <ActionButton className="toolgate-confirm-retry" enabled={view.can.retry} onAct={actions.retry}>
+        <FocusedActionButton className="toolgate-confirm-retry" enabled={view.can.retry} onAct={actions.retry}>
           {uncertainWrite ? labels.confirm.retryUncertain : labels.confirm.retry}
-        </ActionButton>
+        </FocusedActionButton>
       )}
     </>
   );
@@ -366,15 +367,15 @@ function EndedBeforeReview() {
       <ConfirmToolDialogDescription />
       <Alert />
       <div className="toolgate-confirm-actions">
-        <ActionButton focus="close" enabled onAct={close}>
+        <FocusedActionButton focus="close" enabled onAct={close}>
           {labels.confirm.close}
-        </ActionButton>
+        </FocusedActionButton>
       </div>
     </>
   );
 }
 
-interface ActionButtonProps {
+interface FocusedActionButtonProps {
   enabled: boolean;
   onAct: () => void;
   /** The focus rule it answers to, if any. */
@@ -385,25 +386,8 @@ interface ActionButtonProps {
   children: ReactNode;
 }
 
-/**
- * A dialog button that stays focusable while it cannot act (`aria-disabled`, so focus is not
- * lost when a request moves on), and ignores held-down keys.
- */
-function ActionButton({ enabled, onAct, focus, className, describedBy, children }: ActionButtonProps) {
+/** An {@link ActionButton} of the dialog, given to the dialog's focus rules as `focus`. */
+function FocusedActionButton({ focus, describedBy, ...props }: FocusedActionButtonProps) {
   const ref = useFocusTarget<HTMLButtonElement>(focus);
-  return (
-    <button
-      ref={ref}
-      type="button"
-      className={cx('toolgate-button', className)}
-      aria-disabled={enabled ? undefined : true}
-      aria-describedby={describedBy}
-      onKeyDown={ignoreRepeat}
-      onClick={() => {
-        if (enabled) onAct();
-      }}
-    >
-      {children}
-    </button>
-  );
+  return <ActionButton {...props} ref={ref} aria-describedby={describedBy} />;
 }

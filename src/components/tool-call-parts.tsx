@@ -4,6 +4,7 @@ import type { ConfirmationController } from '../core/confirmation-types';
 import { formatNumber, useLabels } from '../hooks/labels';
 import { useCallApproval } from '../hooks/use-call-approval';
 import { usePersonRequest, type PersonRequest } from '../hooks/use-human-tool';
+import { ActionButton } from './action-button';
 import { cx } from './cx';
 
 /* ------------------------------------------------------------- the error card */
@@ -104,24 +105,6 @@ export class ToolRenderBoundary extends Component<ToolRenderBoundaryProps, Bound
 /* --------------------------------------------------------- approval inline */
 
 /**
- * A button that stays focusable while it cannot act (`aria-disabled`). Key repeats need no guard
- * here: the actions are bound to one request id, so a repeat can never act on the next request.
- */
-function ActButton({ enabled, onAct, children, className, danger }: { enabled: boolean; onAct: () => void; children: ReactNode; className: string; danger?: boolean }) {
-  return (
-    <button
-      type="button"
-      className={cx('toolgate-button', className)}
-      aria-disabled={enabled ? undefined : true}
-      data-danger={danger ? '' : undefined}
-      onClick={() => enabled && onAct()}
-    >
-      {children}
-    </button>
-  );
-}
-
-/**
  * Props of {@link ToolCallApproval}.
  *
  * @example
@@ -168,12 +151,12 @@ export function ToolCallApproval({ callId, controller, showStatus = true, classN
         </span>
       )}
       {ahead > 0 && <span className="toolgate-card-note">{labels.approvalQueued(ahead, formatNumber(ahead, labels.locale))}</span>}
-      <ActButton className="toolgate-card-deny" enabled={request.can.deny} onAct={() => approval.deny()}>
+      <ActionButton className="toolgate-card-deny" enabled={request.can.deny} onAct={() => approval.deny()}>
         {labels.confirm.deny}
-      </ActButton>
-      <ActButton className="toolgate-card-approve" enabled={request.can.approve} onAct={approval.approve} danger={request.descriptor.risk === 'high'}>
+      </ActionButton>
+      <ActionButton className="toolgate-card-approve" enabled={request.can.approve} onAct={approval.approve} danger={request.descriptor.risk === 'high'}>
         {labels.confirm.approve}
-      </ActButton>
+      </ActionButton>
     </div>
   );
 }
