@@ -4,10 +4,11 @@
  * the alert for an unhappy outcome, the confirm step's fields, and the outcome's actions (Close,
  * Check, Retry). One concern per component.
  */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, type ReactNode } from 'react';
 import { confirmationStatusSets } from '../core/confirmation-machine';
 import type { ConfirmationOutcome } from '../core/confirmation-types';
 import { formatNumber } from '../hooks/labels';
+import { useToolRenderer, type ToolReview } from '../hooks/tool-renderers';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { ignoreRepeat, useConfirmToolDialog, useFocusTarget, type FocusTarget } from './confirm-dialog-context';
 import {
@@ -28,6 +29,9 @@ import { ConfirmParentLine } from './confirm-parent';
 /** The whole body of one request, as `<ConfirmToolDialog />` lays it out. */
 export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined }) {
   const { view, editing } = useConfirmToolDialog();
+  // The tool's own review (its renderer's `review`), when the app registered one: it takes the
+  // place of the tree and of the generic editor, and edits through the same path.
+  const review = useToolRenderer(view?.toolName ?? '')?.review;
   if (view === null) return <EndedBeforeReview />;
   return (
     <>
@@ -44,15 +48,29 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
       {view.descriptor.description && <p className="toolgate-confirm-tool-description">{view.descriptor.description}</p>}
       <Decider />
       <Facts />
-      {editing ? <ConfirmToolDialogEditor /> : <ConfirmToolDialogArguments schema={schema} />}
-      <Edited />
+      {review ? <ToolOwnReview review={review} /> : editing ? <ConfirmToolDialogEditor /> : <ConfirmToolDialogArguments schema={schema} />}
+      <Edited ownReview={review !== undefined} />
       <Result />
       <StatusLine />
       <Alert />
       <ReviewFields />
-      <Actions />
+      <Actions ownReview={review !== undefined} />
     </>
   );
+}
+
+/** A tool's own review, given the request and the dialog's edit path (open the edit, then submit). */
+function ToolOwnReview({ review: Review }: { review: ToolReview }) {
+  const { view, actions } = useConfirmToolDialog();
+  const submitEdit = useCallback(
+    (draft: unknown) => {
+      actions.edit();
+      return actions.submitEdit(draft);
+    },
+    [actions],
+  );
+  if (view === null) return null;
+  return <Review request={view} submitEdit={submitEdit} />;
 }
 
 function Chips() {
@@ -91,14 +109,15 @@ function Decider() {
 }
 
 /** After a saved edit: what it means, the changes from the proposed arguments, and the way back to them. */
-function Edited() {
+function Edited({ ownReview }: { ownReview: boolean }) {
   const { view, editing, reviewing, actions, labels } = useConfirmToolDialog();
-  if (view === null || !view.edited || editing) return null;
+  if (view === null || !view.edited || (editing && !ownReview)) return null;
   const back = reviewing && view.can.edit;
   return (
     <>
       <p className="toolgate-confirm-edited">{labels.confirm.edited}</p>
-      <ConfirmToolDialogChanges />
+      {/* A tool's own review shows what changed in its own terms. */}
+      {!ownReview && <ConfirmToolDialogChanges />}
       {back && (
         <p className="toolgate-confirm-more">
           <ActionButton enabled onAct={() => {
@@ -224,15 +243,16 @@ function ReviewFields() {
 }
 
 /** Deny and Approve while reviewing; Close, Check and Retry after an outcome. */
-function Actions() {
+function Actions({ ownReview }: { ownReview: boolean }) {
   const { view, status, reviewing, editing, step, labels, focusFirst } = useConfirmToolDialog();
   const hint = useId();
-  // Leaving the editor (saved or cancelled): focus goes back to Edit, never lost to the page.
+  // Leaving the editor (saved or cancelled): focus goes back to Edit, never lost to the page. A
+  // tool's own review edits in place, where the focus already is.
   const wasEditing = useRef(editing);
   useEffect(() => {
-    if (wasEditing.current && !editing) focusFirst('edit', 'deny');
+    if (wasEditing.current && !editing && !ownReview) focusFirst('edit', 'deny');
     wasEditing.current = editing;
-  }, [editing, focusFirst]);
+  }, [editing, focusFirst, ownReview]);
   if (status === 'expired' && view !== null && view.attempt === 1) {
     // Expired under review: the buttons stay where they were, disabled, so a late click lands on nothing that acts.
     return (
@@ -257,7 +277,7 @@ function Actions() {
           {labels.confirm.holdHint(labels.confirm.approve)}
         </p>
       )}
-      {!editing && <MoreActions />}
+      {(!editing || ownReview) && <MoreActions ownReview={ownReview} />}
       <div className="toolgate-confirm-actions">
         <ConfirmToolDialogDeny />
         <ConfirmToolDialogApprove aria-describedby={step === 'hold' ? hint : undefined} />
@@ -267,16 +287,18 @@ function Actions() {
 }
 
 /** Edit the arguments, and the standing grants: "Deny for this session", "Allow for this session" (or why it is not offered). */
-function MoreActions() {
+function MoreActions({ ownReview }: { ownReview: boolean }) {
   const dialog = useConfirmToolDialog();
   const { view, offerGrants, actions, labels, reason: typedReason, denyWithReason } = dialog;
   const refused = useId();
-  if (view === null || (!view.editable && !offerGrants)) return null;
+  // A tool's own review is its editor: no second one.
+  const editable = view !== null && view.editable && !ownReview;
+  if (view === null || (!editable && !offerGrants)) return null;
   const refusal = view.grantRefusal;
   const reason = denyWithReason && typedReason.trim() !== '' ? typedReason.trim() : undefined;
   return (
     <div className="toolgate-confirm-more">
-      {view.editable && (
+      {editable && (
         <ActionButton focus="edit" className="toolgate-confirm-edit" enabled={view.can.edit} onAct={actions.edit}>
           {labels.confirm.edit}
         </ActionButton>
