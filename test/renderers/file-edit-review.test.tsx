@@ -4,10 +4,11 @@
  * a tool is the dialog's review: what a person kept is what is approved and runs.
  */
 import { StrictMode, type ReactElement } from 'react';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ConfirmToolDialog, ToolgateProvider, createConfirmationController, fingerprintJson, type ApprovalContext, type JsonValue } from 'toolgate';
+import { ConfirmToolDialog, ToolCallView, ToolgateProvider, createConfirmationController, createToolStreamStore, fingerprintJson, type ApprovalContext, type JsonValue } from 'toolgate';
+import { callEvents } from 'toolgate/testing';
 import { FileEditReview, fileEditRenderer, type FileEditArguments } from 'toolgate/renderers';
 
 const wrap = (ui: ReactElement) => render(<StrictMode>{ui}</StrictMode>);
@@ -126,5 +127,39 @@ describe('fileEditRenderer in the confirmation dialog', () => {
     expect(await outcome).toMatchObject({ status: 'done', fingerprint: expected.hex });
     expect(onApprove.mock.calls[0]?.[0]).toEqual(kept);
     expect(onApprove.mock.calls[0]?.[1]).toMatchObject({ edited: true });
+  });
+});
+
+describe('fileEditRenderer in the call’s card', () => {
+  it('reviews the request the call waits for, and Approve below it runs what was kept', async () => {
+    const user = userEvent.setup();
+    const store = createToolStreamStore();
+    const confirmations = createConfirmationController();
+    const onApprove = vi.fn((_args: JsonValue, _context: ApprovalContext) => 'written');
+    wrap(
+      <ToolgateProvider store={store} confirmations={confirmations} renderers={{ write_file: fileEditRenderer }}>
+        <ToolCallView callId="w1" />
+      </ToolgateProvider>,
+    );
+    act(() => callEvents('w1', { name: 'write_file', arguments: proposed, outcome: 'open' }).forEach((event) => store.getState().dispatch(event)));
+    // Before an approval is asked for, the card shows the edit, read-only.
+    expect(screen.getByRole('region', { name: 'Changes to notes.txt' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Discard change 2' })).toBeNull();
+    const outcome = confirmations.request({
+      toolName: 'write_file',
+      callId: 'w1',
+      arguments: proposed,
+      descriptor: { effect: 'write', risk: 'medium', requiresConfirmation: true },
+      editable: true,
+      onApprove,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Discard change 2' }));
+    const kept = { ...proposed, newText: lines(30, (i) => (i === 2 || i === 28 ? `LINE ${i}` : `line ${i}`)) };
+    await waitFor(() => expect(confirmations.getState().current).toMatchObject({ status: 'reviewing', edited: true, arguments: kept }));
+    const expected = await fingerprintJson(kept);
+    await waitFor(() => expect(confirmations.getState().current?.fingerprint?.hex).toBe(expected.hex));
+    await user.click(screen.getByRole('button', { name: /^Approve/ }));
+    expect(await outcome).toMatchObject({ status: 'done' });
+    expect(onApprove.mock.calls[0]?.[0]).toEqual(kept);
   });
 });
