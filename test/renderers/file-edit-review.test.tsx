@@ -130,6 +130,47 @@ describe('fileEditRenderer in the confirmation dialog', () => {
   });
 });
 
+describe('quick decisions in the dialog', () => {
+  it('keeps showing what the person chose while earlier drafts are saved, and ends with the last', async () => {
+    const user = userEvent.setup();
+    const confirmations = createConfirmationController();
+    wrap(
+      <ToolgateProvider confirmations={confirmations} renderers={{ write_file: fileEditRenderer }}>
+        <ConfirmToolDialog />
+      </ToolgateProvider>,
+    );
+    // The app's own check of a draft answers when the test says, as a slow one would.
+    const gates: (() => void)[] = [];
+    const validate = () => new Promise<{ ok: true }>((resolve) => gates.push(() => resolve({ ok: true })));
+    void confirmations.request({ toolName: 'write_file', arguments: proposed, descriptor: { effect: 'write', risk: 'medium', requiresConfirmation: true }, editable: { validate }, onApprove: () => 'ok' });
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'reviewing'));
+    const second = within(dialog).getByRole('group', { name: /^Change 2 of 3/ });
+    const labels: string[] = [];
+    const observer = new MutationObserver((records) => records.forEach((r) => labels.push((r.target as HTMLElement).getAttribute('aria-label') ?? '')));
+    observer.observe(second, { attributes: true, attributeFilter: ['aria-label'] });
+    within(dialog).getByRole('group', { name: /^Change 1 of 3/ }).focus();
+    await user.keyboard('n');
+    await waitFor(() => expect(gates).toHaveLength(1));
+    // The second decision is made while the first draft is still being checked.
+    await user.keyboard('jn');
+    act(() => gates[0]?.());
+    const firstOnly = { ...proposed, newText: lines(30, (i) => (i === 15 || i === 28 ? `LINE ${i}` : `line ${i}`)) };
+    await waitFor(() => expect(confirmations.getState().current?.arguments).toEqual(firstOnly));
+    await waitFor(() => expect(gates).toHaveLength(2));
+    expect(second).toHaveAttribute('aria-label', 'Change 2 of 3, at line 12, discarded');
+    act(() => gates[1]?.());
+    const onlyLast = { ...proposed, newText: lines(30, (i) => (i === 28 ? `LINE ${i}` : `line ${i}`)) };
+    await waitFor(() => expect(confirmations.getState().current).toMatchObject({ status: 'reviewing', arguments: onlyLast }));
+    await waitFor(() => expect(confirmations.getState().current?.fingerprint).not.toBeNull());
+    observer.disconnect();
+    const firstDiscarded = labels.indexOf('Change 2 of 3, at line 12, discarded');
+    expect(firstDiscarded).toBeGreaterThanOrEqual(0);
+    expect(labels.slice(firstDiscarded)).not.toContain('Change 2 of 3, at line 12, kept');
+    expect(second).toHaveAttribute('aria-label', 'Change 2 of 3, at line 12, discarded');
+  });
+});
+
 describe('fileEditRenderer in the call’s card', () => {
   it('reviews the request the call waits for, and Approve below it runs what was kept', async () => {
     const user = userEvent.setup();

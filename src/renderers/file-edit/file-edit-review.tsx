@@ -12,7 +12,7 @@
  * call list does), and the active hunk's heading always is, so focus is never lost.
  */
 import { defaultRangeExtractor, measureElement, observeElementRect, useVirtualizer, type Range, type Rect, type Virtualizer } from '@tanstack/react-virtual';
-import { forwardRef, useCallback, useId, useMemo, useRef, useState, type HTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
+import { forwardRef, useCallback, useEffect, useId, useMemo, useRef, useState, type HTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
 import { cx } from '../../components/cx';
 import { useIsomorphicLayoutEffect } from '../../hooks/use-isomorphic-layout-effect';
 import { keepHunks, keptHunksOf, readFileEdit, type FileEditArguments, type FileEditHunk } from './file-edit-hunks';
@@ -186,7 +186,19 @@ function Review({ hunks, path, coarse, view, setView, labels, readOnly, windowAf
   const derived = useMemo(derive, [derivedFrom, hunks]);
   // A person's decisions show at once; once saved, the arguments they made say the same.
   const [local, setLocal] = useState<{ kept: boolean[]; base: unknown }>();
-  const kept = local !== undefined && local.base === derivedFrom ? local.kept : derived;
+  // The decisions handed to onChange since the arguments last agreed with the person's: while the
+  // saved arguments are one of these (an earlier draft saved, a later one on its way), the person's
+  // own decisions stay shown; arguments changed from elsewhere (back to the proposed ones) win.
+  const handed = useRef<string[]>([]);
+  const derivedKey = keyOf(derived);
+  const ahead = local !== undefined && derivedKey !== keyOf(local.kept) && (local.base === derivedFrom || handed.current.includes(derivedKey));
+  const kept = ahead ? local.kept : derived;
+  useEffect(() => {
+    if (local !== undefined && !ahead) {
+      setLocal(undefined);
+      handed.current = [];
+    }
+  }, [local, ahead]);
   const keptCount = kept.filter(Boolean).length;
   const [active, setActive] = useState(0);
   const [said, setSaid] = useState('');
@@ -243,6 +255,7 @@ function Review({ hunks, path, coarse, view, setView, labels, readOnly, windowAf
     if (readOnly || kept[index] === keep) return;
     const next = kept.map((k, i) => (i === index ? keep : k));
     setLocal({ kept: next, base: derivedFrom });
+    handed.current.push(keyOf(next));
     setSaid(labels.changed(index + 1, keep, next.filter(Boolean).length, hunks.length));
     onDecide(next);
   };
@@ -404,6 +417,8 @@ function Review({ hunks, path, coarse, view, setView, labels, readOnly, windowAf
     </>
   );
 }
+
+const keyOf = (kept: readonly boolean[]) => kept.map((k) => (k ? '1' : '0')).join('');
 
 function Sign({ type, labels }: { type: ' ' | '-' | '+'; labels: FileEditLabels }) {
   return (
