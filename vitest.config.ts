@@ -40,6 +40,7 @@ function storybookProject(name: string, initialGlobals: Record<string, unknown>)
         '@tanstack/react-virtual',
         // CommonJS packages of the renderers and policies: pre-bundled once, not found mid-run.
         'anser',
+        'diff',
         'shell-quote',
         // The bridges' stories run the real libraries in the page.
         'ai',

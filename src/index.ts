@@ -194,6 +194,8 @@ export {
   type ToolGrantsView,
   type ToolRenderProps,
   type ToolRenderer,
+  type ToolReview,
+  type ToolReviewProps,
   type ToolRenderers,
   type ToolTimelineLayout,
   type ToolTimelineRow,

@@ -4,10 +4,11 @@
  * the alert for an unhappy outcome, the confirm step's fields, and the outcome's actions (Close,
  * Check, Retry). One concern per component.
  */
-import { Suspense, useEffect, useId, useRef, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useId, useRef, type ReactNode } from 'react';
 import { confirmationStatusSets } from '../core/confirmation-machine';
 import type { ConfirmationOutcome } from '../core/confirmation-types';
 import { formatNumber } from '../hooks/labels';
+import { useToolRenderer, type ToolReview } from '../hooks/tool-renderers';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { ActionButton } from './action-button';
 import { useConfirmToolDialog, useFocusTarget, type FocusTarget } from './confirm-dialog-context';
@@ -41,6 +42,9 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
   }, [editable]);
   // The typed-name step's instruction: its field's label, and why Approve cannot act yet.
   const instruction = useId();
+  // The tool's own review (its renderer's `review`), when the app registered one: it takes the
+  // place of the tree and of the generic editor, and edits through the same path.
+  const review = useToolRenderer(view?.toolName ?? '')?.review;
   if (view === null) return <EndedBeforeReview />;
   return (
     <>
@@ -57,7 +61,9 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
       {view.descriptor.description && <p className="toolgate-confirm-tool-description">{view.descriptor.description}</p>}
       <Decider />
       <Facts />
-      {editing ? (
+      {review ? (
+        <ToolOwnReview review={review} />
+      ) : editing ? (
         // Until the editor is there (only if Edit came before it loaded), the arguments hold its place.
         <Suspense fallback={<ConfirmToolDialogArguments schema={schema} />}>
           <Editor.Part />
@@ -65,14 +71,28 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
       ) : (
         <ConfirmToolDialogArguments schema={schema} />
       )}
-      <Edited />
+      <Edited ownReview={review !== undefined} />
       <Result />
       <StatusLine />
       <Alert />
       <ReviewFields instruction={instruction} />
-      <Actions instruction={instruction} />
+      <Actions instruction={instruction} ownReview={review !== undefined} />
     </>
   );
+}
+
+/** A tool's own review, given the request and the dialog's edit path (open the edit, then submit). */
+function ToolOwnReview({ review: Review }: { review: ToolReview }) {
+  const { view, actions } = useConfirmToolDialog();
+  const submitEdit = useCallback(
+    (draft: unknown) => {
+      actions.edit();
+      return actions.submitEdit(draft);
+    },
+    [actions],
+  );
+  if (view === null) return null;
+  return <Review request={view} submitEdit={submitEdit} />;
 }
 
 function Chips() {
@@ -111,16 +131,19 @@ function Decider() {
 }
 
 /** After a saved edit: what it means, the changes from the proposed arguments, and the way back to them. */
-function Edited() {
+function Edited({ ownReview }: { ownReview: boolean }) {
   const { view, editing, reviewing, actions, labels } = useConfirmToolDialog();
-  if (view === null || !view.edited || editing) return null;
+  if (view === null || !view.edited || (editing && !ownReview)) return null;
   const back = reviewing && view.can.edit;
   return (
     <>
       <p className="toolgate-confirm-edited">{labels.confirm.edited}</p>
-      <Suspense fallback={null}>
-        <Changes.Part />
-      </Suspense>
+      {/* A tool's own review shows what changed in its own terms. */}
+      {!ownReview && (
+        <Suspense fallback={null}>
+          <Changes.Part />
+        </Suspense>
+      )}
       {back && (
         <p className="toolgate-confirm-more">
           <FocusedActionButton enabled onAct={() => {
@@ -253,18 +276,19 @@ function ReviewFields({ instruction }: { instruction: string }) {
 }
 
 /**
- * Deny and Approve while reviewing (none while the editor is open: its Cancel editing and Save are
- * the one row of actions); Close, Check and Retry after an outcome.
+ * Deny and Approve while reviewing (none while the generic editor is open: its Cancel editing and
+ * Save are the one row of actions); Close, Check and Retry after an outcome.
  */
-function Actions({ instruction }: { instruction: string }) {
+function Actions({ instruction, ownReview }: { instruction: string; ownReview: boolean }) {
   const { view, status, reviewing, editing, step, canApprove, labels, focusFirst } = useConfirmToolDialog();
   const hint = useId();
-  // Leaving the editor (saved or cancelled): focus goes back to Edit, never lost to the page.
+  // Leaving the editor (saved or cancelled): focus goes back to Edit, never lost to the page. A
+  // tool's own review edits in place, where the focus already is.
   const wasEditing = useRef(editing);
   useEffect(() => {
-    if (wasEditing.current && !editing) focusFirst('edit', 'deny');
+    if (wasEditing.current && !editing && !ownReview) focusFirst('edit', 'deny');
     wasEditing.current = editing;
-  }, [editing, focusFirst]);
+  }, [editing, focusFirst, ownReview]);
   if (!reviewing) {
     return (
       <div className="toolgate-confirm-actions">
@@ -272,7 +296,7 @@ function Actions({ instruction }: { instruction: string }) {
       </div>
     );
   }
-  if (editing) return null;
+  if (editing && !ownReview) return null;
   // Approve says why it cannot act yet: the hold's instructions, or the typed name still missing.
   const why = step === 'hold' ? hint : step === 'type-name' && !canApprove ? instruction : undefined;
   return (
@@ -282,7 +306,7 @@ function Actions({ instruction }: { instruction: string }) {
           {labels.confirm.holdHint(labels.confirm.approve)}
         </p>
       )}
-      <MoreActions />
+      <MoreActions ownReview={ownReview} />
       <div className="toolgate-confirm-actions">
         <ConfirmToolDialogDeny />
         <ConfirmToolDialogApprove aria-describedby={why} />
@@ -292,16 +316,18 @@ function Actions({ instruction }: { instruction: string }) {
 }
 
 /** Edit the arguments, and the standing grants: "Deny for this session", "Allow for this session" (or why it is not offered). */
-function MoreActions() {
+function MoreActions({ ownReview }: { ownReview: boolean }) {
   const dialog = useConfirmToolDialog();
   const { view, offerGrants, actions, labels, reason: typedReason, denyWithReason } = dialog;
   const refused = useId();
-  if (view === null || (!view.editable && !offerGrants)) return null;
+  // A tool's own review is its editor: no second one.
+  const editable = view !== null && view.editable && !ownReview;
+  if (view === null || (!editable && !offerGrants)) return null;
   const refusal = view.grantRefusal;
   const reason = denyWithReason && typedReason.trim() !== '' ? typedReason.trim() : undefined;
   return (
     <div className="toolgate-confirm-more">
-      {view.editable && (
+      {editable && (
         <FocusedActionButton focus="edit" className="toolgate-confirm-edit" enabled={view.can.edit} onAct={actions.edit}>
           {labels.confirm.edit}
         </FocusedActionButton>

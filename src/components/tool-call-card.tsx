@@ -6,6 +6,7 @@ import { callOutcome, formatDuration, outcomeText, useLabels } from '../hooks/la
 import { isTerminalStatus } from '../core/call-lifecycle';
 import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useAppToolCall } from '../hooks/use-app-tool-call';
+import { useSteadyCall } from '../hooks/use-steady-call';
 import { useToolCall } from '../hooks/use-tool-call';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { cx } from './cx';
@@ -32,6 +33,8 @@ export interface ToolCallCardProps extends Omit<ComponentPropsWithoutRef<'articl
   outputSchema?: ArgumentsSchema | undefined;
   /** The clock for the running time of an open call (the store's, if it has its own). */
   clock?: ToolgateClock;
+  /** Show a call that starts and ends within a frame or two by its end only (default: the provider's `steady`). */
+  steady?: boolean;
 }
 
 /**
@@ -45,8 +48,9 @@ export interface ToolCallCardProps extends Omit<ComponentPropsWithoutRef<'articl
  * <ToolCallCard callId="call-1" schema={tools.search.parameters} />
  */
 export const ToolCallCard = memo(
-  forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ callId, store, schema, outputSchema, clock, className, ...rest }, ref) {
-    const call = useToolCall(callId, store);
+  forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ callId, store, schema, outputSchema, clock, steady, className, ...rest }, ref) {
+    // Held steady: a call that starts and ends within a frame or two shows its end only (use-steady-call.ts).
+    const call = useSteadyCall(useToolCall(callId, store), steady);
     // For an app tool this page ran, its own answer says why it failed when the server's settled does not.
     const { call: appCall, result: appResult } = useAppToolCall(callId);
     const labels = useLabels();

@@ -3,6 +3,7 @@ import type { ToolStreamStore } from '../core/store';
 import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useCallApproval } from '../hooks/use-call-approval';
 import type { ToolgateClock } from '../hooks/use-now';
+import { useSteadyCall } from '../hooks/use-steady-call';
 import { useToolCall } from '../hooks/use-tool-call';
 import { useToolRenderer, type ToolRenderers } from '../hooks/tool-renderers';
 import type { ArgumentsSchema } from './arguments-preview';
@@ -40,18 +41,22 @@ export interface ToolCallViewProps {
  * <ToolCallView callId="c1" renderers={{ search_flights: FlightCard }} />
  */
 export const ToolCallView = memo(function ToolCallView({ callId, store, renderers, schema, outputSchema, clock }: ToolCallViewProps) {
-  const call = useToolCall(callId, store);
-  const View = useToolRenderer(call?.name ?? '', renderers);
+  const live = useToolCall(callId, store);
+  const View = useToolRenderer(live?.name ?? '', renderers);
+  // A tool's own view is held steady as the default card is (use-steady-call.ts); the card holds itself.
+  const steady = useSteadyCall(live);
   const approval = useCallApproval(callId);
   const app = useAppToolCall(callId);
-  if (!call) return null;
+  if (!live) return null;
   if (!View) {
     return (
-      <ToolRenderBoundary toolName={call.name} resetKey={call}>
+      <ToolRenderBoundary toolName={live.name} resetKey={live}>
         <ToolCallCard callId={callId} store={store} schema={schema} outputSchema={outputSchema} clock={clock} />
       </ToolRenderBoundary>
     );
   }
+  if (!steady) return null;
+  const call = steady;
   return (
     <>
       <ToolRenderBoundary toolName={call.name} resetKey={call}>

@@ -55,6 +55,8 @@ export {
   type ToolArgumentsOf,
   type ToolRenderProps,
   type ToolRenderer,
+  type ToolReview,
+  type ToolReviewProps,
   type ToolRenderers,
 } from './tool-renderers';
 export { useCallApproval, type CallApproval } from './use-call-approval';

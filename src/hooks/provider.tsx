@@ -17,6 +17,7 @@ import { createToolgate, type ToolgateClient } from '../core/toolgate-client';
 import { TOOL_STREAM_CAPABILITY } from '../core/wire';
 import { ToolgateContext, type ToolgateContextValue } from './context';
 import { ToolRenderersContext, type ToolRenderers } from './tool-renderers';
+import { SteadyCallsContext } from './use-steady-call';
 
 /**
  * Props of {@link ToolgateProvider}.
@@ -67,6 +68,12 @@ export interface ToolgateProviderProps {
   /** Each tool's own view, by tool name, for every `<ToolCallList>` below (see `defineToolRenderer`). */
   renderers?: ToolRenderers;
   /**
+   * Hold the cards below steady: a call that starts and ends within a frame or two shows its end
+   * only, never a running state on screen for a few milliseconds (a new running or streaming state
+   * is shown after two frames; an ending at once). Off by default; a card's own `steady` wins.
+   */
+  steady?: boolean;
+  /**
    * The JSON Schemas of the session's server tools, by name: where the server lets a person edit
    * a request's arguments, the editor is a form of the schema's fields, and edits are checked
    * against it (the server checks them too).
@@ -98,7 +105,9 @@ export function ToolgateProvider(props: ToolgateProviderProps) {
   useEffect(() => (session === undefined ? client.mount() : client.connect(session)), [client, session]);
   return (
     <ToolgateContext.Provider value={value}>
-      <ToolRenderersContext.Provider value={props.renderers}>{props.children}</ToolRenderersContext.Provider>
+      <ToolRenderersContext.Provider value={props.renderers}>
+        <SteadyCallsContext.Provider value={props.steady ?? false}>{props.children}</SteadyCallsContext.Provider>
+      </ToolRenderersContext.Provider>
     </ToolgateContext.Provider>
   );
 }

@@ -4,6 +4,7 @@ import { checkJsonSchema } from '../core/json-schema-check';
 import { formatStandardIssues, isStandardSchema, type StandardSchemaV1 } from '../core/standard-schema';
 import type { ToolCall } from '../core/tool-call';
 import type { ToolResult } from '../core/wire';
+import type { ConfirmationView, EditResult } from '../core/confirmation-types';
 import type { CallApproval } from './use-call-approval';
 
 /* ------------------------------------------------------------------ types */
@@ -112,13 +113,41 @@ export interface ToolRenderProps<Args = unknown> {
 }
 
 /**
+ * What a tool's review in the confirmation dialog is given: the request under review and the way
+ * to change its arguments, the dialog's own edit path (the draft is checked again and gets a
+ * fingerprint of its own; what is approved is what runs).
+ *
+ * @example
+ * function TitleReview({ request, submitEdit }: ToolReviewProps) {
+ *   return <button onClick={() => void submitEdit({ ...(request.original as object), title: 'Shorter' })}>Shorten</button>;
+ * }
+ */
+export interface ToolReviewProps {
+  /** The request: `original` as proposed, `arguments` as they are now (edited or not), `can`, `editable`. */
+  readonly request: ConfirmationView;
+  /** Replace the arguments under review with `draft` (opens the edit, submits it); the result says whether it was accepted and why not. */
+  submitEdit(draft: unknown): Promise<EditResult>;
+}
+
+/**
+ * A tool's own review, shown by `<ConfirmToolDialog>` in place of the arguments tree (and of the
+ * generic editor): set it as `review` on the tool's renderer, so one registration serves the card
+ * and the dialog.
+ *
+ * @example
+ * const review: ToolReview = ({ request }) => <pre>{JSON.stringify(request.arguments)}</pre>;
+ */
+export type ToolReview = (props: ToolReviewProps) => ReactNode;
+
+/**
  * A tool's own view: a function component of {@link ToolRenderProps} (`memo` and `forwardRef`
- * results fit too).
+ * results fit too). With a `review` ({@link ToolReview}), the confirmation dialog shows that for
+ * the tool's requests too.
  *
  * @example
  * const FlightCard: ToolRenderer<Flight> = ({ arguments: args }) => <p>{args?.to}</p>;
  */
-export type ToolRenderer<Args = unknown> = (props: ToolRenderProps<Args>) => ReactNode;
+export type ToolRenderer<Args = unknown> = ((props: ToolRenderProps<Args>) => ReactNode) & { readonly review?: ToolReview | undefined };
 
 /**
  * Renderers by tool name. A tool without one gets the default `<ToolCallCard>`.

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import type { ConfirmationController, ConfirmationState, ConfirmationView } from '../core/confirmation-types';
+import type { ConfirmationController, ConfirmationState, ConfirmationView, EditResult } from '../core/confirmation-types';
 import type { ReadableStore } from './use-store-selector';
 import { useToolgateContext } from './context';
 import { useStoreSelector } from './use-store-selector';
@@ -21,6 +21,11 @@ export interface CallApproval {
   approve(): boolean;
   /** Deny it (shown or still waiting), with an optional reason. */
   deny(reason?: string): boolean;
+  /**
+   * Replace its arguments with `draft`, through the dialog's edit path (checked again, a
+   * fingerprint of their own, marked edited): only while it is shown, editable and under review.
+   */
+  submitEdit(draft: unknown): Promise<EditResult>;
 }
 
 interface Found {
@@ -76,6 +81,11 @@ export function useCallApproval(callId: string, controller?: ConfirmationControl
       ahead,
       approve: () => confirmations.approve(target),
       deny: (reason?: string) => confirmations.deny(typeof reason === 'string' ? reason : undefined, target),
+      submitEdit: (draft: unknown) => {
+        // As the dialog's own editor: open the edit, then submit (a closed one refuses with a reason).
+        confirmations.edit(target);
+        return confirmations.submitEdit(draft, target);
+      },
     };
   }, [confirmations, view, id, ahead]);
 }

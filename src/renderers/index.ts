@@ -5,3 +5,19 @@
  */
 export { TerminalOutput, type TerminalOutputProps, type TerminalLabels, type TerminalStatus } from './terminal/terminal-output';
 export { createAnsiLines, type AnsiLine, type AnsiLines, type AnsiRun } from './terminal/ansi-lines';
+export {
+  readFileEdit,
+  keepHunks,
+  keptHunksOf,
+  type FileEdit,
+  type FileEditArguments,
+  type FileEditHunk,
+  type FileEditRead,
+} from './file-edit/file-edit-hunks';
+export {
+  FileEditReview,
+  type FileEditReviewProps,
+  type FileEditLabels,
+  type FileEditView,
+} from './file-edit/file-edit-review';
+export { fileEditRenderer, createFileEditRenderer, type FileEditRendererOptions } from './file-edit/file-edit-renderer';

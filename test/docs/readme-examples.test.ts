@@ -22,6 +22,7 @@ const CHECKED = [
   'With a provider stream',
   'Policies',
   'Approvals any server can verify',
+  'File edits, reviewed by change',
 ];
 
 interface Example {
