@@ -189,7 +189,10 @@ export function createConfirmationController(options: ConfirmationControllerOpti
           entry.status === 'reviewing'
             ? actionsOf(entry).approve && ((entry.decidedBy = Object.freeze({ by: 'batch', size })), startRun(flow, entry))
             : entry.status === 'idle' && flow.decideUnseen(entry, Object.freeze({ by: 'batch', size }));
-        return started || refuse(entry.id, 'it is no longer waiting for a decision');
+        if (started) return true;
+        // Its call names another tool now than the one the list showed: the refusal says so.
+        const ended = entry.outcome;
+        return refuse(entry.id, ended?.status === 'refused' && ended.code === APPROVAL_MISMATCH ? ended.reason : 'it is no longer waiting for a decision');
       });
       // `refused` rides on the array of ids, not enumerable, so the answer still reads as that array.
       return Object.freeze(Object.defineProperty([...approved], 'refused', { value: Object.freeze(refused), enumerable: false })) as unknown as ApproveAllResult;
