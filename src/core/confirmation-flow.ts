@@ -15,7 +15,7 @@ import { createExternalStore, reportListenerError, type ExternalStore } from './
 import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from './fingerprint';
 import { reasonOf } from './room';
 import { createToolGrants, type ToolGrants } from './tool-grants';
-import { changedDefinitionParts, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
+import { changedDefinitionParts, definitionKey, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
 
 const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);
 
@@ -57,6 +57,9 @@ const SYSTEM_CLOCK: ConfirmationClock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** How many tool definitions' fingerprints a controller keeps at hand. */
+const KNOWN_DEFINITIONS = 64;
+
 /** The longest delay timers keep (2^31 - 1 ms); a later expiry is waited for in steps. */
 const LONGEST_TIMER = 2_147_483_647;
 
@@ -67,6 +70,8 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const fingerprintOptions: FingerprintOptions = 'crypto' in options ? { crypto: options.crypto } : {};
   let last: ConfirmationState['last'] = null;
+  /** Definition fingerprints by the definition's canonical text, the latest {@link KNOWN_DEFINITIONS}. */
+  const definitions = new Map<string, Promise<DefinitionFingerprint | null>>();
 
   const report = (error: unknown, what: string): void => reportListenerError(error, options.onError, what);
   const tell = (reason: string, detail: unknown, code: string): void => {
@@ -334,10 +339,25 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
   function definitionOf(entry: Entry): Promise<DefinitionFingerprint | null> {
     const definition = entry.input.definition;
     if (entry.definition !== null || definition === undefined) return Promise.resolve(entry.definition);
-    return fingerprintToolDefinition(definition, fingerprintOptions).catch((error: unknown) => {
+    let key: string;
+    try {
+      key = definitionKey(definition);
+    } catch (error) {
       tell(`the definition of ${entry.toolName} could not be fingerprinted: ${reasonOf(error)}`, definition, 'invalid-definition');
-      return null;
-    });
+      return Promise.resolve(null);
+    }
+    // A tool's requests mostly share one definition: it is hashed once, not once per request.
+    let known = definitions.get(key);
+    if (known === undefined) {
+      known = fingerprintToolDefinition(definition, fingerprintOptions).catch((error: unknown) => {
+        definitions.delete(key);
+        tell(`the definition of ${entry.toolName} could not be fingerprinted: ${reasonOf(error)}`, definition, 'invalid-definition');
+        return null;
+      });
+      if (definitions.size >= KNOWN_DEFINITIONS) definitions.delete(definitions.keys().next().value as string);
+      definitions.set(key, known);
+    }
+    return known;
   }
 
   function fingerprinted(entry: Entry, canonical: string, fingerprint: Fingerprint): void {

@@ -72,6 +72,11 @@ function plainDefinition(definition: ToolDefinition): Record<ToolDefinitionPart,
   };
 }
 
+/** The canonical JSON the definition fingerprint hashes (throws a TypeError for a definition that cannot be fingerprinted). */
+export function definitionKey(definition: ToolDefinition): string {
+  return canonicalJson(plainDefinition(definition));
+}
+
 /**
  * The definition fingerprint of a tool: SHA-256 over the canonical JSON of
  * `{ name, description, parameters, descriptor }` (a part not given is `null`), with each part's
@@ -86,9 +91,10 @@ function plainDefinition(definition: ToolDefinition): Record<ToolDefinitionPart,
  */
 export async function fingerprintToolDefinition(definition: ToolDefinition, options: FingerprintOptions = {}): Promise<DefinitionFingerprint> {
   const plain = plainDefinition(definition);
-  const whole = await fingerprintCanonical(canonicalJson(plain), options);
-  const hashes = await Promise.all(PARTS.map((name) => fingerprintCanonical(canonicalJson(plain[name]), options)));
+  // All at once: the whole and each part.
+  const [whole, ...hashes] = await Promise.all([canonicalJson(plain), ...PARTS.map((name) => canonicalJson(plain[name]))].map((text) => fingerprintCanonical(text, options)));
   const parts = Object.freeze(Object.fromEntries(PARTS.map((name, i) => [name, (hashes[i] as Fingerprint).hex]))) as Record<ToolDefinitionPart, string>;
+  if (whole === undefined) throw new Error('no fingerprint was computed');
   return Object.freeze({ hex: whole.hex, short: whole.short, parts });
 }
 
