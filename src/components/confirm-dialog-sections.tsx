@@ -94,7 +94,7 @@ function Decider() {
 /**
  * A standing grant of this tool did not answer the request because the tool's definition changed
  * since the grant was given: the person is asked again and told which parts changed
- * (docs/guarantees.md, "Standing grants").
+ * (docs/guarantees.md, "Standing grants are bound to the tool's definition").
  */
 function DefinitionChanged() {
   const { view, labels } = useConfirmToolDialog();

@@ -190,7 +190,7 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
       return false;
     }
     // A grant given for one definition of the tool does not answer another: a person is asked, and
-    // the dialog names what changed (docs/guarantees.md, "Standing grants").
+    // the dialog names what changed (docs/guarantees.md, "Standing grants are bound to the tool's definition").
     if (grant.definition !== undefined) {
       const changed = changedDefinitionParts(grant.definition, entry.definition);
       if (changed.length > 0) {

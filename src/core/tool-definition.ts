@@ -2,7 +2,7 @@
  * A tool's definition fingerprint: SHA-256 of the canonical JSON (RFC 8785) of its name,
  * description, parameters and descriptor. Standing grants bind to it, so that a tool whose
  * meaning was swapped under an existing grant (a new description, schema or descriptor) is asked
- * about again, and the dialog can say which parts changed (docs/guarantees.md, "Standing grants";
+ * about again, and the dialog can say which parts changed (docs/guarantees.md, "Standing grants are bound to the tool's definition";
  * docs/protocol.md, "Approvals").
  */
 
