@@ -105,6 +105,16 @@ export class Approvals {
       return;
     }
     this.settle(pending);
+    if (frame.approved && frame.toolName !== undefined && frame.toolName !== pending.call.name) {
+      // An approval of another tool is no approval of this call: refuse, run nothing.
+      this.core.ignore('tool.approval', 'tool-mismatch', { requestId: frame.requestId, callId: pending.call.callId, expected: pending.call.name, received: frame.toolName });
+      this.core.sendError('FINGERPRINT_MISMATCH', `the approval names ${frame.toolName}, not the call's tool ${pending.call.name}; nothing ran`, {
+        requestId: frame.requestId,
+        callId: pending.call.callId,
+      });
+      pending.resolve({ approved: false, reason: 'tool mismatch' });
+      return;
+    }
     if (!frame.approved) {
       pending.resolve({ approved: false, ...(frame.reason !== undefined ? { reason: frame.reason } : {}), ...(frame.automatic === true ? { automatic: true } : {}) });
       return;
