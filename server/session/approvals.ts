@@ -75,6 +75,8 @@ export class Approvals {
       ...(editable ? { editable: true } : {}),
       ...(expiresAt !== undefined ? { expiresAt } : {}),
       ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}),
+      // A server tool's declared definition: the page binds standing grants to it (with name, effect and risk).
+      ...this.definitionOf(call),
     };
     return new Promise((resolve) => {
       const pending: PendingApproval = { requestId, call, args, fingerprint, editable, expiry: undefined, frame, seq: 0, resolve };
@@ -173,6 +175,13 @@ export class Approvals {
     });
     pending.resolve({ approved: false, reason: 'fingerprint mismatch' });
     return false;
+  }
+
+  /** What a server tool declares of itself (its description and schema); nothing for an app tool, whose page declared it. */
+  private definitionOf(call: CallState): { description?: string; parameters?: unknown } {
+    const tool = this.core.config.serverTools.get(call.name);
+    if (!tool) return {};
+    return { description: tool.description, ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }) };
   }
 
   /** The schema of the tool the call names: the server tool's own, or the one the page declared for its app tool. */

@@ -105,6 +105,13 @@ describe('reference server: the before-tool-call gate', () => {
     expect(await client.waitFor((f) => f.phase === 'settled')).toMatchObject({ ok: true });
   });
 
+  it("declares the server tool's description and schema in its request: the page binds grants to that definition", async () => {
+    await startServer();
+    const { client } = await connect();
+    const request = await deployRequest(client);
+    expect(request).toMatchObject({ name: 'deploy_service', description: 'Deploy a service release to an environment.', parameters: { type: 'object' } });
+  });
+
   it('refuses an approval without a fingerprint', async () => {
     await startServer();
     const { client } = await connect();
