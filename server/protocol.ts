@@ -74,7 +74,7 @@ export type ClientFrame =
   | { type: 'turn.start'; prompt: string; turnId?: string; speed?: number; params?: Record<string, unknown> }
   | { type: 'turn.interrupt'; turnId: string }
   | { type: 'tool.result'; callId: string; epoch: number; result: unknown }
-  | { type: 'tool.approval'; requestId: string; approved: boolean; reason?: string; fingerprint?: unknown; arguments?: unknown; automatic?: boolean }
+  | { type: 'tool.approval'; requestId: string; approved: boolean; reason?: string; fingerprint?: unknown; arguments?: unknown; automatic?: boolean; toolName?: string }
   | { type: 'room.request'; id: string | number; method: string; params: Record<string, unknown> }
   | { type: 'session.close' }
   | ({ type: 'fault' } & FaultSpec);
@@ -177,6 +177,7 @@ export function parseClientFrame(value: unknown): ParseResult {
       if (typeof m.approved !== 'boolean') return bad('tool.approval needs a boolean `approved`');
       if (m.reason !== undefined && !isString(m.reason)) return bad('`reason` must be a string');
       if (m.automatic !== undefined && typeof m.automatic !== 'boolean') return bad('`automatic` must be a boolean');
+      if (m.toolName !== undefined && !nonEmpty(m.toolName)) return bad('`toolName` must be a non-empty string');
       return {
         ok: true,
         frame: {
@@ -188,6 +189,8 @@ export function parseClientFrame(value: unknown): ParseResult {
           // The person's edit: checked by the gate's wait (editable requests only), never trusted here.
           ...(m.arguments !== undefined ? { arguments: m.arguments } : {}),
           ...(m.automatic === true ? { automatic: true } : {}),
+          // The tool the person decided about: checked against the call's by the gate's wait.
+          ...(m.toolName !== undefined ? { toolName: m.toolName } : {}),
         },
       };
     case 'room.request': {

@@ -75,6 +75,8 @@ export class Approvals {
       ...(editable ? { editable: true } : {}),
       ...(expiresAt !== undefined ? { expiresAt } : {}),
       ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}),
+      // A server tool's declared definition: the page binds standing grants to it (with name, effect and risk).
+      ...this.definitionOf(call),
     };
     return new Promise((resolve) => {
       const pending: PendingApproval = { requestId, call, args, fingerprint, editable, expiry: undefined, frame, seq: 0, resolve };
@@ -105,6 +107,16 @@ export class Approvals {
       return;
     }
     this.settle(pending);
+    if (frame.approved && frame.toolName !== undefined && frame.toolName !== pending.call.name) {
+      // An approval of another tool is no approval of this call: refuse, run nothing.
+      this.core.ignore('tool.approval', 'tool-mismatch', { requestId: frame.requestId, callId: pending.call.callId, expected: pending.call.name, received: frame.toolName });
+      this.core.sendError('FINGERPRINT_MISMATCH', `the approval names ${frame.toolName}, not the call's tool ${pending.call.name}; nothing ran`, {
+        requestId: frame.requestId,
+        callId: pending.call.callId,
+      });
+      pending.resolve({ approved: false, reason: 'tool mismatch' });
+      return;
+    }
     if (!frame.approved) {
       pending.resolve({ approved: false, ...(frame.reason !== undefined ? { reason: frame.reason } : {}), ...(frame.automatic === true ? { automatic: true } : {}) });
       return;
@@ -163,6 +175,13 @@ export class Approvals {
     });
     pending.resolve({ approved: false, reason: 'fingerprint mismatch' });
     return false;
+  }
+
+  /** What a server tool declares of itself (its description and schema); nothing for an app tool, whose page declared it. */
+  private definitionOf(call: CallState): { description?: string; parameters?: unknown } {
+    const tool = this.core.config.serverTools.get(call.name);
+    if (!tool) return {};
+    return { description: tool.description, ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }) };
   }
 
   /** The schema of the tool the call names: the server tool's own, or the one the page declared for its app tool. */

@@ -89,8 +89,12 @@ export const ConfirmBatch = forwardRef<HTMLElement, ConfirmBatchProps>(function 
   };
   const thaw = (): void => setCaptured(null);
   const arrived = pending.length - listed.length;
-  // Exactly what this render shows: the ids and the fingerprints beside them.
-  const picks: readonly ConfirmationPick[] = listed.map((view) => ({ requestId: view.id, fingerprint: (view.fingerprint as NonNullable<ConfirmationView['fingerprint']>).hex }));
+  // Exactly what this render shows: the ids, the tools and the fingerprints beside them.
+  const picks: readonly ConfirmationPick[] = listed.map((view) => ({
+    requestId: view.id,
+    toolName: view.toolName,
+    fingerprint: (view.fingerprint as NonNullable<ConfirmationView['fingerprint']>).hex,
+  }));
   const count = listed.length;
   const n = formatNumber(count, all.locale);
   // Decided, and nothing left: the batch is finished. Its result shows (not only to screen readers),

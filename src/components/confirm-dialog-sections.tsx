@@ -60,6 +60,7 @@ export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined })
       <ConfirmToolDialogDescription />
       {view.descriptor.description && <p className="toolgate-confirm-tool-description">{view.descriptor.description}</p>}
       <Decider />
+      <DefinitionChanged />
       <Facts />
       {review ? (
         <ToolOwnReview review={review} />
@@ -126,6 +127,23 @@ function Decider() {
   return (
     <p className="toolgate-confirm-decider" data-grant={decider.by === 'grant' ? decider.grant.id : undefined}>
       {text}
+    </p>
+  );
+}
+
+/**
+ * A standing grant of this tool did not answer the request because the tool's definition changed
+ * since the grant was given: the person is asked again and told which parts changed
+ * (docs/guarantees.md, "Standing grants are bound to the tool's definition").
+ */
+function DefinitionChanged() {
+  const { view, labels } = useConfirmToolDialog();
+  const change = view?.definitionChanged;
+  if (!view || !change || !view.can.deny) return null;
+  const parts = change.parts.map((part) => labels.confirm.definitionPart[part]).join(', ');
+  return (
+    <p className="toolgate-confirm-definition-changed" role="note" data-parts={change.parts.join(' ')}>
+      {labels.confirm.definitionChanged(change.grant.decision, parts)}
     </p>
   );
 }

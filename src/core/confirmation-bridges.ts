@@ -18,6 +18,8 @@ import type { ApprovalMark } from './local-events';
 import type { ToolDescriptor } from './tool-descriptor';
 import type { JsonValue } from './json-value';
 import type { ClientMessage, ToolApprovalRequestMessage } from './wire';
+import { APPROVAL_MISMATCH, type HeldCall } from './approval-binding';
+import type { ToolDefinition } from './tool-definition';
 
 const RISKS: readonly unknown[] = ['low', 'medium', 'high'];
 
@@ -46,6 +48,8 @@ function explainApprovalRequest(value: unknown): string | undefined {
   if (value.expiresAt !== undefined && (typeof value.expiresAt !== 'number' || !Number.isFinite(value.expiresAt))) return 'expiresAt is not a time in ms';
   if (value.parentCallId !== undefined && (typeof value.parentCallId !== 'string' || value.parentCallId === '')) return 'parentCallId is not a non-empty string';
   if (value.parentCallId === value.callId) return 'parentCallId names the call itself';
+  if (value.description !== undefined && typeof value.description !== 'string') return 'description is not a string';
+  if (value.parameters !== undefined && (!isRecord(value.parameters) || Array.isArray(value.parameters))) return 'parameters is not a JSON Schema object';
   return undefined;
 }
 
@@ -109,6 +113,11 @@ export interface ApprovalRequestOptions {
   mark?: (mark: ApprovalMark) => void;
   /** The tool name of a call, by id: a nested call's request names its parent with it. */
   toolNameOf?: (callId: string) => string | undefined;
+  /**
+   * The call as the page holds it now (its card's tool name), read when the request is approved:
+   * a call that names another tool than the request is not answered (`approval-mismatch`).
+   */
+  currentCall?: () => HeldCall | undefined;
 }
 
 /**
@@ -161,6 +170,13 @@ export function answerToolApprovalRequest(
     requiresConfirmation: true,
   };
   const schema = message.editable === true ? options.schemaOf?.(message.name) : undefined;
+  // The tool as the server declares it here: a grant given for another definition does not answer it.
+  const definition: ToolDefinition = {
+    name: message.name,
+    ...(message.description === undefined ? {} : { description: message.description }),
+    ...(message.parameters === undefined ? {} : { parameters: message.parameters }),
+    descriptor,
+  };
   const editable: boolean | ConfirmationEditing = message.editable === true ? (schema === undefined ? true : { schema }) : false;
   return controller.request({
     toolName: message.name,
@@ -173,9 +189,13 @@ export function answerToolApprovalRequest(
     // A sub-agent's call: the person sees which tool's work it is part of.
     ...(message.parentCallId === undefined ? {} : { parent: { callId: message.parentCallId, toolName: options.toolNameOf?.(message.parentCallId) } }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    definition,
+    ...(options.currentCall === undefined ? {} : { currentCall: options.currentCall }),
     onApprove: (args, context) => {
       answer({
         approved: true,
+        toolName: context.toolName,
+        ...(context.definition === null ? {} : { definitionFingerprint: context.definition.hex }),
         fingerprint: context.fingerprint.hex,
         // Only an edit travels: the server runs the arguments it asked about unless the person changed them.
         ...(context.edited ? { arguments: args } : {}),
@@ -189,10 +209,14 @@ export function answerToolApprovalRequest(
       mark(endedMark(outcome, request));
       // The server ends an expired request itself, at its own time, and refuses a late answer.
       if (outcome.status === 'expired') return;
+      // The call names another tool than the one shown: nothing is answered for it (docs/guarantees.md).
+      if (outcome.status === 'refused' && outcome.code === APPROVAL_MISMATCH) return;
       answer({
         approved: false,
+        toolName: request.toolName,
         reason: reasonOfOutcome(outcome),
         fingerprint: request.fingerprint?.hex ?? '',
+        ...(request.definition === null ? {} : { definitionFingerprint: request.definition.hex }),
         ...(request.decidedBy?.by === 'grant' ? { automatic: true } : {}),
       });
     },
@@ -348,6 +372,8 @@ export function connectApprovalGate(
         mark(message.callId, value);
       },
       toolNameOf: (callId) => (calls === undefined ? undefined : readCall(calls.getState(), callId)?.name),
+      // The card's call, read again when the request is approved: it must name the tool the dialog showed.
+      ...(calls === undefined ? {} : { currentCall: () => heldCallOf(calls, message.callId) }),
       ...(options.schemaOf === undefined ? {} : { schemaOf: options.schemaOf }),
     }).then(
       () => forget(message.requestId),
@@ -361,6 +387,12 @@ export function connectApprovalGate(
     stopWatching?.();
     stopWatching = undefined;
   };
+}
+
+/** The call as the store holds it (its tool name), or `undefined` for a call it does not show. */
+function heldCallOf(calls: ApprovalGateCalls, callId: string): HeldCall | undefined {
+  const call = readCall(calls.getState(), callId);
+  return call === undefined || typeof call.name !== 'string' ? undefined : { toolName: call.name };
 }
 
 /**
@@ -379,6 +411,8 @@ export interface AppToolApprovalQuery {
   readonly editable?: ConfirmationEditing;
   /** The call this one is part of (a sub-agent's call): the request names it. */
   readonly parent?: { readonly callId: string; readonly toolName?: string | undefined };
+  /** The tool as it was registered (name, description, parameters): with its descriptor, its definition. */
+  readonly definition?: Omit<ToolDefinition, 'descriptor'>;
 }
 
 /**
@@ -444,6 +478,9 @@ export function createAppToolApprovalHandler(
           ...(query.editable === undefined ? {} : { editable: query.editable }),
           ...(query.parent === undefined ? {} : { parent: { callId: query.parent.callId, toolName: query.parent.toolName } }),
           ...(query.signal === undefined ? {} : { signal: query.signal }),
+          definition: { ...query.definition, name: query.toolName, descriptor: descriptor ?? null },
+          // The card's call, read again when the request is approved: it must name the tool the dialog showed.
+          ...(options.calls === undefined ? {} : { currentCall: ((calls) => () => heldCallOf(calls, query.callId))(options.calls) }),
           // The approval is the whole effect here: the host runs the tool once it hears yes.
           onApprove: (args, context) => {
             if (context.edited) edit = args;

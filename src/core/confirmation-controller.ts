@@ -23,6 +23,7 @@ import type {
   ConfirmationRequest,
 } from './confirmation-types';
 import type { AllowGrantRefusal } from './tool-grants';
+import { APPROVAL_MISMATCH, toolMismatchReason } from './approval-binding';
 
 /**
  * Create the confirmation controller: a queue of pending requests shown one at a time, and the
@@ -151,7 +152,7 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       // The person's own approval of the request they see first; then the grant answers the others.
       entry.decidedBy = PERSON;
       if (!startRun(flow, entry)) return false;
-      grants.allow(entry.toolName);
+      grants.allow(entry.toolName, entry.definition ?? undefined);
       return true;
     },
     denyForSession(reason, target) {
@@ -159,7 +160,7 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       if (entry === null || !actionsOf(entry).denyForSession) return false;
       entry.decidedBy = PERSON;
       const denied = flow.finish(entry, typeof reason === 'string' ? { status: 'denied', reason } : { status: 'denied' });
-      if (denied) grants.deny(entry.toolName);
+      if (denied) grants.deny(entry.toolName, entry.definition ?? undefined);
       return denied;
     },
     show(target) {
@@ -177,13 +178,21 @@ export function createConfirmationController(options: ConfirmationControllerOpti
         // A batch never replaces a person's single review (docs/guarantees.md, "Several at once").
         const alone = reviewAlone(entry.descriptor);
         if (alone !== undefined) return refuse(entry.id, `${entry.toolName} must be reviewed alone: ${ALONE_REASONS[alone]}`, alone);
-        // Bound to what the list showed: a request whose fingerprint changed (an edit) is not approved.
+        // Bound to the tool the list showed, then to its arguments: a request whose fingerprint changed (an edit) is not approved.
+        if (pick !== undefined && pick.toolName !== undefined && pick.toolName !== entry.toolName) {
+          const reason = toolMismatchReason(entry.input.callId, pick.toolName, entry.toolName);
+          flow.tell(reason, { requestId: entry.id, shown: pick.toolName, now: entry.toolName }, APPROVAL_MISMATCH);
+          return refuse(entry.id, reason);
+        }
         if (entry.fingerprint === null || entry.fingerprint.hex !== pick?.fingerprint) return refuse(entry.id, 'its arguments changed since the list showed them');
         const started =
           entry.status === 'reviewing'
             ? actionsOf(entry).approve && ((entry.decidedBy = Object.freeze({ by: 'batch', size })), startRun(flow, entry))
             : entry.status === 'idle' && flow.decideUnseen(entry, Object.freeze({ by: 'batch', size }));
-        return started || refuse(entry.id, 'it is no longer waiting for a decision');
+        if (started) return true;
+        // Its call names another tool now than the one the list showed: the refusal says so.
+        const ended = entry.outcome;
+        return refuse(entry.id, ended?.status === 'refused' && ended.code === APPROVAL_MISMATCH ? ended.reason : 'it is no longer waiting for a decision');
       });
       // `refused` rides on the array of ids, not enumerable, so the answer still reads as that array.
       return Object.freeze(Object.defineProperty([...approved], 'refused', { value: Object.freeze(refused), enumerable: false })) as unknown as ApproveAllResult;

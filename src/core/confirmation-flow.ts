@@ -15,6 +15,7 @@ import { createExternalStore, reportListenerError, type ExternalStore } from './
 import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from './fingerprint';
 import { reasonOf } from './room';
 import { createToolGrants, type ToolGrants } from './tool-grants';
+import { changedDefinitionParts, definitionKey, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
 
 const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);
 
@@ -56,6 +57,9 @@ const SYSTEM_CLOCK: ConfirmationClock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** How many tool definitions' fingerprints a controller keeps at hand. */
+const KNOWN_DEFINITIONS = 64;
+
 /** The longest delay timers keep (2^31 - 1 ms); a later expiry is waited for in steps. */
 const LONGEST_TIMER = 2_147_483_647;
 
@@ -66,8 +70,18 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const fingerprintOptions: FingerprintOptions = 'crypto' in options ? { crypto: options.crypto } : {};
   let last: ConfirmationState['last'] = null;
+  /** Definition fingerprints by the definition's canonical text, the latest {@link KNOWN_DEFINITIONS}. */
+  const definitions = new Map<string, Promise<DefinitionFingerprint | null>>();
 
   const report = (error: unknown, what: string): void => reportListenerError(error, options.onError, what);
+  const tell = (reason: string, detail: unknown, code: string): void => {
+    try {
+      if (options.onError) options.onError(reason, detail, code);
+      else console.error(`toolgate: ${reason}`);
+    } catch {
+      // The reporter threw: nothing safer is left to tell, and the flow goes on.
+    }
+  };
   const safely = (what: string, call: () => void): void => {
     try {
       call();
@@ -166,7 +180,29 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     if (entry.direct || entry.fingerprint === null || entry.snapshot !== entry.original) return false;
     if (entry.status !== 'idle' && entry.status !== 'reviewing') return false;
     const grant = grants.find(entry.toolName);
-    if (grant === undefined) return false;
+    if (grant === undefined) {
+      // The grant it named was revoked: nothing to say about it any more.
+      if (entry.definitionChanged !== null) {
+        entry.definitionChanged = null;
+        refresh(entry);
+        publish();
+      }
+      return false;
+    }
+    // A grant given for one definition of the tool does not answer another: a person is asked, and
+    // the dialog names what changed (docs/guarantees.md, "Standing grants are bound to the tool's definition").
+    if (grant.definition !== undefined) {
+      const changed = changedDefinitionParts(grant.definition, entry.definition);
+      if (changed.length > 0) {
+        const before = entry.definitionChanged;
+        if (before === null || before.grant !== grant || before.parts.join() !== changed.join()) {
+          entry.definitionChanged = Object.freeze({ grant, parts: changed });
+          refresh(entry);
+          publish();
+        }
+        return false;
+      }
+    }
     if (grant.decision === 'deny') {
       entry.decidedBy = Object.freeze({ by: 'grant', grant });
       return finish(entry, { status: 'denied', reason: `${entry.toolName} is denied for this session` });
@@ -186,6 +222,7 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     queue,
     grants,
     report,
+    tell,
     publish,
     fire,
     finish,
@@ -206,8 +243,11 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     },
     fingerprint(entry) {
       const canonical = entry.canonical;
-      fingerprintCanonical(canonical, fingerprintOptions).then(
-        (fingerprint) => fingerprinted(entry, canonical, fingerprint),
+      Promise.all([fingerprintCanonical(canonical, fingerprintOptions), definitionOf(entry)]).then(
+        ([fingerprint, definition]) => {
+          entry.definition = definition;
+          fingerprinted(entry, canonical, fingerprint);
+        },
         // Refused unless it ended meanwhile (denied, withdrawn): the table decides.
         (error: unknown) => finish(entry, { status: 'refused', reason: reasonOf(error, 'the arguments could not be fingerprinted') }),
       );
@@ -290,6 +330,35 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
       return startRun(flow, entry, event);
     },
   };
+
+  /**
+   * The definition's fingerprint, taken once per request (an edit changes the arguments, never the
+   * tool). A definition that cannot be fingerprinted is reported and counts as unknown: a grant
+   * bound to a definition then does not answer it.
+   */
+  function definitionOf(entry: Entry): Promise<DefinitionFingerprint | null> {
+    const definition = entry.input.definition;
+    if (entry.definition !== null || definition === undefined) return Promise.resolve(entry.definition);
+    let key: string;
+    try {
+      key = definitionKey(definition);
+    } catch (error) {
+      tell(`the definition of ${entry.toolName} could not be fingerprinted: ${reasonOf(error)}`, definition, 'invalid-definition');
+      return Promise.resolve(null);
+    }
+    // A tool's requests mostly share one definition: it is hashed once, not once per request.
+    let known = definitions.get(key);
+    if (known === undefined) {
+      known = fingerprintToolDefinition(definition, fingerprintOptions).catch((error: unknown) => {
+        definitions.delete(key);
+        tell(`the definition of ${entry.toolName} could not be fingerprinted: ${reasonOf(error)}`, definition, 'invalid-definition');
+        return null;
+      });
+      if (definitions.size >= KNOWN_DEFINITIONS) definitions.delete(definitions.keys().next().value as string);
+      definitions.set(key, known);
+    }
+    return known;
+  }
 
   function fingerprinted(entry: Entry, canonical: string, fingerprint: Fingerprint): void {
     // Denied, withdrawn or expired meanwhile, or an edit replaced the text this was taken of.

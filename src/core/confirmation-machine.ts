@@ -65,7 +65,8 @@ export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
  * - `succeed` / `fail` / `lose`: the call (or the check) answered, answered no, or gave no answer
  *   for a write;
  * - `check`: run the application's `checkOutcome`;
- * - `refuse`: the request cannot go on (arguments not JSON, no Web Crypto, confirmation refused);
+ * - `refuse`: the request cannot go on (arguments not JSON, no Web Crypto, confirmation refused,
+ *   or, when approved, its call names another tool than the one shown: `approval-mismatch`);
  * - `deny`, `withdraw`: a person said no; the requester took it back;
  * - `expire`: its time (`expiresAt`) ran out before anyone decided;
  * - `defer`: another request was brought to the dialog (`show`): the one under review waits its
@@ -126,7 +127,7 @@ export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
  * | state      | review    | edit    | keep      | submit   | revise | reject  | confirm    | invoke   | confirmed | succeed | fail   | lose      | check    | refuse  | deny   | withdraw  | expire  | defer |
  * |------------|-----------|---------|-----------|----------|--------|---------|------------|----------|-----------|---------|--------|-----------|----------|---------|--------|-----------|---------|-------|
  * | idle       | reviewing |         |           |          |        |         | confirming | invoking |           |         |        |           |          | refused | denied | withdrawn | expired |       |
- * | reviewing  |           | editing |           |          |        |         | confirming | invoking |           |         |        |           |          |         | denied | withdrawn | expired | idle  |
+ * | reviewing  |           | editing |           |          |        |         | confirming | invoking |           |         |        |           |          | refused | denied | withdrawn | expired | idle  |
  * | editing    |           |         | reviewing | revising |        |         |            |          |           |         |        |           |          |         | denied | withdrawn | expired |
  * | revising   |           |         |           |          | idle   | editing |            |          |           |         |        |           |          |         | denied | withdrawn | expired |
  * | confirming |           |         |           |          |        |         |            |          | invoking  |         |        |           |          | refused |        |           |         |
@@ -141,7 +142,7 @@ export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
  */
 export const CONFIRMATION_TRANSITIONS = {
   idle: { review: 'reviewing', confirm: 'confirming', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
-  reviewing: { edit: 'editing', confirm: 'confirming', invoke: 'invoking', deny: 'denied', withdraw: 'withdrawn', expire: 'expired', defer: 'idle' },
+  reviewing: { edit: 'editing', confirm: 'confirming', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn', expire: 'expired', defer: 'idle' },
   editing: { keep: 'reviewing', submit: 'revising', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
   revising: { revise: 'idle', reject: 'editing', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
   confirming: { confirmed: 'invoking', refuse: 'refused' },

@@ -24,12 +24,15 @@ import type {
   ConfirmationOutcome,
   ConfirmationRequest,
   ConfirmationView,
+  DefinitionChange,
 } from './confirmation-types';
 import type { Fingerprint } from './fingerprint';
 import { snapshotJson, type JsonValue } from './json-value';
 import { reasonOf, type ToolRoom } from './room';
 import { resolveToolDescriptor, type ToolDescriptor } from './tool-descriptor';
 import { allowGrantRefusal } from './tool-grants';
+import type { HeldCall } from './approval-binding';
+import type { DefinitionFingerprint } from './tool-definition';
 
 /** What the controller keeps for one request. Only the controller changes it, through the table. */
 export interface Entry {
@@ -65,6 +68,12 @@ export interface Entry {
   readonly direct: boolean;
   status: ConfirmationStatus;
   fingerprint: Fingerprint | null;
+  /** The tool definition's fingerprint, once computed (`null` when the request gave no definition). */
+  definition: DefinitionFingerprint | null;
+  /** The grant that did not answer it because its tool's definition changed since, and what changed. */
+  definitionChanged: DefinitionChange | null;
+  /** The call as its source holds it now, read when the request is approved. */
+  readonly currentCall: (() => HeldCall | undefined) | undefined;
   /** It has been reviewed: an outcome it reaches stays shown until dismissed when the table holds it. */
   shown: boolean;
   confirmationId: string | null;
@@ -107,7 +116,7 @@ export function admitRequest(input: ConfirmationRequest, fallbackRoom: ToolRoom 
   const entry: Entry = {
     id,
     input,
-    toolName: input.toolName,
+    toolName: path.toolName,
     snapshot: taken.ok ? taken.snapshot : null,
     canonical: taken.ok ? taken.canonical : '',
     original: taken.ok ? taken.snapshot : null,
@@ -124,6 +133,9 @@ export function admitRequest(input: ConfirmationRequest, fallbackRoom: ToolRoom 
     direct: !descriptor.requiresConfirmation,
     status: 'idle',
     fingerprint: null,
+    definition: null,
+    definitionChanged: null,
+    currentCall: typeof input.currentCall === 'function' ? input.currentCall : undefined,
     shown: false,
     confirmationId: null,
     attempt: 1,
@@ -152,17 +164,19 @@ function editingOf(editable: ConfirmationRequest['editable']): ConfirmationEditi
   return Object.freeze(out);
 }
 
-function pathOf(input: ConfirmationRequest, fallbackRoom: ToolRoom | undefined): Pick<Entry, 'room' | 'onApprove'> {
+function pathOf(input: ConfirmationRequest, fallbackRoom: ToolRoom | undefined): Pick<Entry, 'room' | 'onApprove' | 'toolName'> {
   if (typeof input !== 'object' || input === null) throw new TypeError('request() needs a request object');
-  if (typeof input.toolName !== 'string' || input.toolName === '') throw new TypeError('request() needs a toolName (a non-empty string)');
+  // Read once: the name shown is the name confirmed, invoked and answered, whatever a getter says later.
+  const toolName: unknown = input.toolName;
+  if (typeof toolName !== 'string' || toolName === '') throw new TypeError('request() needs a toolName (a non-empty string)');
   if (input.onApprove !== undefined) {
     if (typeof input.onApprove !== 'function') throw new TypeError('onApprove must be a function');
     if (input.room !== undefined) throw new TypeError('Give a request either a room or onApprove, not both');
-    return { room: undefined, onApprove: input.onApprove };
+    return { toolName, room: undefined, onApprove: input.onApprove };
   }
   const room = input.room ?? fallbackRoom;
-  if (room === undefined) throw new TypeError(`The request for "${input.toolName}" has no room (on it or on the controller) and no onApprove`);
-  return { room, onApprove: undefined };
+  if (room === undefined) throw new TypeError(`The request for "${toolName}" has no room (on it or on the controller) and no onApprove`);
+  return { toolName, room, onApprove: undefined };
 }
 
 /**
@@ -292,6 +306,8 @@ export function refresh(entry: Entry): void {
     decidedBy: entry.decidedBy,
     grantRefusal: allowGrantRefusal(entry.descriptor) ?? null,
     fingerprint: entry.fingerprint,
+    definition: entry.definition,
+    definitionChanged: entry.definitionChanged,
     descriptor: entry.descriptor,
     path: entry.room ? 'room' : 'callback',
     callId: entry.input.callId,

@@ -10,6 +10,7 @@ import { decisionEvent, permits, type Entry } from './confirmation-request';
 import type { ApprovalContext, CheckOutcome, ConfirmationOutcome, OutcomeCheckContext, OutcomeCheckResult } from './confirmation-types';
 import type { Fingerprint } from './fingerprint';
 import { classifyRoomError, reasonOf, type ToolRoom } from './room';
+import { APPROVAL_MISMATCH, changedSinceShown, toolMismatchReason, type HeldCall } from './approval-binding';
 
 /** What a run needs of the controller. */
 export interface RunHost {
@@ -20,6 +21,8 @@ export interface RunHost {
   publish(): void;
   /** A callback the kit was given threw (or rejected): report it under the one error policy. */
   report(error: unknown, what: string): void;
+  /** Tell the application something went wrong that is not a thrown callback (`onError(reason, detail, code)`). */
+  tell(reason: string, detail: unknown, code: string): void;
 }
 
 type Answer<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -47,9 +50,35 @@ async function ask<T>(entry: Entry, call: () => T | PromiseLike<T>): Promise<Ans
  * A deliberate retry gets a new confirmation: the old id is never reused (docs/protocol.md, "Rooms").
  */
 export function startRun(host: RunHost, entry: Entry, event: 'confirm' | 'invoke' = decisionEvent(entry)): boolean {
+  if (drifted(host, entry)) return false;
   if (!host.fire(entry, event)) return false;
   host.publish();
   void (event === 'confirm' ? confirmThenInvoke(host, entry) : invoke(host, entry, null));
+  return true;
+}
+
+/**
+ * Every approval is bound to the tool name as well as the arguments (docs/guarantees.md, "Bound to
+ * the tool and the arguments"): at the moment a request is approved, whoever approves it (a person,
+ * a list, a grant), the call as its source holds it is read again. When it names another tool than
+ * the one shown, the request ends `refused` (`approval-mismatch`), nothing is confirmed, invoked or
+ * answered, and the application is told. A retry after an outcome is not a first approval: the
+ * request was already bound when it was approved.
+ */
+function drifted(host: RunHost, entry: Entry): boolean {
+  if (entry.currentCall === undefined || (entry.status !== 'idle' && entry.status !== 'reviewing')) return false;
+  let held: HeldCall | undefined;
+  try {
+    held = entry.currentCall();
+  } catch (error) {
+    // What the call is now cannot be read: nothing proves it is still the one shown.
+    held = { toolName: undefined };
+    host.report(error, 'currentCall');
+  }
+  if (held === undefined || changedSinceShown({ toolName: entry.toolName, arguments: entry.snapshot }, { toolName: held.toolName }) === undefined) return false;
+  const reason = toolMismatchReason(entry.input.callId, entry.toolName, held.toolName);
+  if (!host.finish(entry, { status: 'refused', reason, code: APPROVAL_MISMATCH })) return false;
+  host.tell(reason, { requestId: entry.id, callId: entry.input.callId, shown: entry.toolName, now: held.toolName }, APPROVAL_MISMATCH);
   return true;
 }
 
@@ -112,6 +141,7 @@ function callTool(entry: Entry, confirmationId: string | null): unknown {
     requestId: entry.id,
     toolName: entry.toolName,
     fingerprint: entry.fingerprint as Fingerprint,
+    definition: entry.definition,
     descriptor: entry.descriptor,
     attempt: entry.attempt,
     edited: entry.snapshot !== entry.original,

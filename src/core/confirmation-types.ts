@@ -11,6 +11,8 @@ import type { ConfirmationStatus } from './confirmation-machine';
 import type { ToolRoom } from './room';
 import type { ToolDescriptor } from './tool-descriptor';
 import type { AllowGrantRefusal, ToolGrant, ToolGrants } from './tool-grants';
+import type { HeldCall } from './approval-binding';
+import type { DefinitionFingerprint, ToolDefinition, ToolDefinitionPart } from './tool-definition';
 
 /**
  * How a request ended: done (with the room's own response as `output`), denied by the person,
@@ -26,7 +28,7 @@ import type { AllowGrantRefusal, ToolGrant, ToolGrants } from './tool-grants';
 export type ConfirmationOutcome =
   | { readonly status: 'done'; readonly output: unknown; readonly fingerprint: string; readonly confirmationId: string | null }
   | { readonly status: 'denied'; readonly reason?: string }
-  | { readonly status: 'refused'; readonly reason: string }
+  | { readonly status: 'refused'; readonly reason: string; readonly code?: 'approval-mismatch' }
   | { readonly status: 'failed'; readonly reason: string }
   | { readonly status: 'uncertain'; readonly reason: string }
   | { readonly status: 'expired' };
@@ -81,6 +83,19 @@ export interface OutcomeCheckContext {
  *   (await bank.findTransfer(args)) ? { status: 'done', output: 'found in the ledger' } : { status: 'not-done' };
  */
 export type CheckOutcome = (context: OutcomeCheckContext) => OutcomeCheckResult | Promise<OutcomeCheckResult>;
+
+/**
+ * A standing grant that no longer answers a request because its tool's definition changed since
+ * the grant was given: the grant, and the parts that changed (in reading order).
+ *
+ * @example
+ * const change: DefinitionChange | null = view.definitionChanged;
+ * change?.parts // e.g. ['description', 'parameters']
+ */
+export interface DefinitionChange {
+  readonly grant: ToolGrant;
+  readonly parts: readonly ToolDefinitionPart[];
+}
 
 /* ------------------------------------------------------------------ requests */
 
@@ -141,6 +156,8 @@ export interface ApprovalContext {
   readonly requestId: string;
   readonly toolName: string;
   readonly fingerprint: Fingerprint;
+  /** The fingerprint of the tool's definition, when the request gave one. */
+  readonly definition: DefinitionFingerprint | null;
   readonly descriptor: Readonly<ToolDescriptor>;
   /** A person edited the arguments: the snapshot approved differs from the one proposed. */
   readonly edited: boolean;
@@ -175,6 +192,19 @@ interface ConfirmationRequestBase {
   editable?: boolean | ConfirmationEditing;
   /** When the request ends `expired` if nobody decided, in ms since the epoch (by the controller's clock). */
   expiresAt?: number;
+  /**
+   * The tool's definition (name, description, parameters, descriptor), where it is known: the
+   * request carries its fingerprint, and a standing grant given for another definition of the tool
+   * does not answer it (the dialog says what changed).
+   */
+  definition?: ToolDefinition;
+  /**
+   * The call as its source holds it now (the card's call, a chat's tool part). Read when the request
+   * is approved (by a person, a list, a grant), before anything is confirmed, invoked or answered:
+   * when it names another tool than `toolName`, the request ends `refused` with code
+   * `approval-mismatch`, nothing runs, and `onError` is told `approval-mismatch`.
+   */
+  currentCall?: () => HeldCall | undefined;
   /** Called on a deny, with its reason, before `onResult`. */
   onDeny?: (reason: string | undefined, request: ConfirmationView) => void;
   /** Called each time the request reaches an outcome (an `uncertain` may later become `done`). */
@@ -249,6 +279,13 @@ export interface ConfirmationView {
   readonly grantRefusal: AllowGrantRefusal | null;
   /** `null` until computed (the request stays `idle` until then). */
   readonly fingerprint: Fingerprint | null;
+  /** The fingerprint of the tool's definition, when the request gave one (`null` otherwise, or until computed). */
+  readonly definition: DefinitionFingerprint | null;
+  /**
+   * The standing grant of its tool that did not answer it because the tool's definition changed
+   * since it was given, and the parts that changed: what the dialog names. `null` otherwise.
+   */
+  readonly definitionChanged: DefinitionChange | null;
   readonly descriptor: Readonly<ToolDescriptor>;
   /** `room`: confirmTool then invokeTool; `callback`: onApprove. */
   readonly path: 'room' | 'callback';
@@ -346,15 +383,17 @@ export interface ConfirmationClock {
 }
 
 /**
- * A request as a list showed it: its id and the fingerprint shown beside it. "Approve all" and
+ * A request as a list showed it: its id, its tool and the fingerprint shown beside it. "Approve all" and
  * "Deny all" decide exactly these, and only while each still has that fingerprint.
  *
  * @example
- * const shown: ConfirmationPick[] = views.map((view) => ({ requestId: view.id, fingerprint: view.fingerprint!.hex }));
+ * const shown: ConfirmationPick[] = views.map((view) => ({ requestId: view.id, fingerprint: view.fingerprint!.hex, toolName: view.toolName }));
  */
 export interface ConfirmationPick {
   readonly requestId: string;
   readonly fingerprint: string;
+  /** The tool name the list showed: a request of another tool is refused (`approval-mismatch`). */
+  readonly toolName?: string;
 }
 
 /**

@@ -79,6 +79,13 @@ export {
 // Confirmation: canonical JSON (RFC 8785), fingerprints, descriptors, the room, the flow and its bridges
 export { CanonicalJsonError, canonicalJson } from './canonical-json';
 export { fingerprintJson, formatFingerprint, type Fingerprint } from './fingerprint';
+export {
+  changedDefinitionParts,
+  fingerprintToolDefinition,
+  type DefinitionFingerprint,
+  type ToolDefinition,
+  type ToolDefinitionPart,
+} from './tool-definition';
 export { isUndeclared, type ToolDescriptor, type ToolDescriptorField, type ToolEffect } from './tool-descriptor';
 export { ToolRoomError, ToolRoomUnknownOutcomeError, type ToolRoom } from './room';
 export type { ConfirmationStatus } from './confirmation-machine';
@@ -99,6 +106,7 @@ export type {
   ConfirmationRequest,
   ConfirmationState,
   ConfirmationView,
+  DefinitionChange,
   EditResult,
 } from './confirmation-types';
 export { createConfirmationController } from './confirmation-controller';

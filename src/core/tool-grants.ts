@@ -9,6 +9,7 @@
 
 import { createExternalStore, type ErrorReporter } from './external-store';
 import type { ToolDescriptor } from './tool-descriptor';
+import { isDefinitionFingerprint, type DefinitionFingerprint } from './tool-definition';
 
 /**
  * What a standing grant says to every later request of its tool: approve it, or deny it.
@@ -30,6 +31,12 @@ export interface ToolGrant {
   readonly decision: ToolGrantDecision;
   /** When it was given, in ms since the epoch. */
   readonly grantedAt: number;
+  /**
+   * The tool's definition fingerprint when the grant was given, where the definition was known: the
+   * grant answers only requests of that same definition (a changed description, schema or
+   * descriptor is asked about again). Without it the grant is bound to the tool's name only.
+   */
+  readonly definition?: DefinitionFingerprint;
 }
 
 /**
@@ -75,10 +82,13 @@ export interface ToolGrantsState {
  * grants.revoke(grants.find('search_docs')!.id);
  */
 export interface ToolGrants {
-  /** Allow `toolName` for the rest of the session. Whether a request takes it is the request's own matter (see {@link allowGrantRefusal}). */
-  allow(toolName: string): ToolGrant;
-  /** Deny `toolName` for the rest of the session. */
-  deny(toolName: string): ToolGrant;
+  /**
+   * Allow `toolName` for the rest of the session, bound to its `definition` fingerprint when given.
+   * Whether a request takes it is the request's own matter (see {@link allowGrantRefusal}).
+   */
+  allow(toolName: string, definition?: DefinitionFingerprint): ToolGrant;
+  /** Deny `toolName` for the rest of the session, bound to its `definition` fingerprint when given. */
+  deny(toolName: string, definition?: DefinitionFingerprint): ToolGrant;
   /** Remove a grant; later requests of its tool are asked again. Returns whether it existed. */
   revoke(id: string): boolean;
   /** Remove every grant; returns how many there were. */
@@ -135,16 +145,18 @@ export function createToolGrants(options: ToolGrantsOptions = {}): ToolGrants {
     while (taken.has(id));
     return id;
   };
-  const give = (toolName: string, decision: ToolGrantDecision): ToolGrant => {
+  const give = (toolName: string, decision: ToolGrantDecision, definition: DefinitionFingerprint | undefined): ToolGrant => {
     if (typeof toolName !== 'string' || toolName === '') throw new TypeError('A grant needs a tool name (a non-empty string)');
-    const grant: ToolGrant = Object.freeze({ id: nextId(), toolName, decision, grantedAt: now() });
+    if (definition !== undefined && !isDefinitionFingerprint(definition)) throw new TypeError('A grant\'s definition must be a definition fingerprint (fingerprintToolDefinition)');
+    const bound = definition === undefined ? {} : { definition: Object.freeze({ hex: definition.hex, short: definition.short, parts: Object.freeze({ ...definition.parts }) }) };
+    const grant: ToolGrant = Object.freeze({ id: nextId(), toolName, decision, grantedAt: now(), ...bound });
     publish([...store.getState().grants.filter((g) => g.toolName !== toolName), grant]);
     return grant;
   };
 
   const grants: ToolGrants = {
-    allow: (toolName) => give(toolName, 'allow'),
-    deny: (toolName) => give(toolName, 'deny'),
+    allow: (toolName, definition) => give(toolName, 'allow', definition),
+    deny: (toolName, definition) => give(toolName, 'deny', definition),
     revoke(id) {
       const before = store.getState().grants;
       const after = before.filter((grant) => grant.id !== id);
@@ -193,14 +205,18 @@ function readSaved(saved: unknown): { taken: ToolGrant[]; refused: string[] } {
     const toolName = field('toolName');
     const decision = field('decision');
     const grantedAt = field('grantedAt');
+    const definition = field('definition');
     if (typeof id !== 'string' || id === '' || ids.has(id)) return void refused.push(`grants[${index}] has no id of its own`);
     if (typeof toolName !== 'string' || toolName === '') return void refused.push(`grants[${index}] names no tool`);
     if (decision !== 'allow' && decision !== 'deny') return void refused.push(`grants[${index}] is neither allow nor deny`);
     if (typeof grantedAt !== 'number' || !Number.isFinite(grantedAt)) return void refused.push(`grants[${index}] has no time`);
+    // A grant bound to a definition is never taken unbound: that would widen what it answers.
+    if (definition !== undefined && !isDefinitionFingerprint(definition)) return void refused.push(`grants[${index}] has a definition that is not a definition fingerprint`);
     ids.add(id);
     // One grant per tool: the later one in the list wins, as it would have when it was given.
     byTool.delete(toolName);
-    byTool.set(toolName, Object.freeze({ id, toolName, decision, grantedAt }));
+    const bound = definition === undefined ? {} : { definition: Object.freeze({ hex: definition.hex, short: definition.short, parts: Object.freeze({ ...definition.parts }) }) };
+    byTool.set(toolName, Object.freeze({ id, toolName, decision, grantedAt, ...bound }));
   });
   return { taken: [...byTool.values()], refused };
 }

@@ -282,6 +282,10 @@ export type ClientMessage =
       arguments?: JsonValue;
       /** A standing grant answered the request, not a person looking at it. */
       automatic?: boolean;
+      /** The tool the person approved (or denied): the server checks it names the call's tool. Optional on the wire. */
+      toolName?: string;
+      /** The fingerprint of the tool's definition the request was answered for, where the page knew it. Optional on the wire. */
+      definitionFingerprint?: string;
     };
 
 /**
@@ -323,6 +327,10 @@ export interface ToolApprovalRequestMessage {
   expiresAt?: number;
   /** The call made by a sub-agent: the call of the tool that runs it (its `start` names the same parent). */
   parentCallId?: string;
+  /** What the tool says it does, as the server declares it: part of its definition fingerprint. Optional. */
+  description?: string;
+  /** The JSON Schema of the tool's arguments, as the server declares it: part of its definition fingerprint. Optional. */
+  parameters?: Record<string, unknown>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ConfirmationStatus } from '../core/confirmation-machine';
 import type { ToolDescriptorField, ToolEffect } from '../core/tool-descriptor';
 import type { AllowGrantRefusal, ToolGrantDecision } from '../core/tool-grants';
+import type { ToolDefinitionPart } from '../core/tool-definition';
 
 /**
  * The strings of the confirmation dialog: `labels.confirm` of {@link ToolgateLabels}, overridable
@@ -93,6 +94,14 @@ export interface ConfirmToolLabels {
   errorPrefix: string;
   /** Said on a request that a standing grant answered, naming the grant. */
   answeredByGrant: (decision: ToolGrantDecision, toolName: string) => string;
+  /**
+   * Said on a request that a standing grant did not answer because the tool's definition changed
+   * since the grant was given: the grant's decision, and the parts that changed (named by
+   * `definitionPart`, already joined into a list).
+   */
+  definitionChanged: (decision: ToolGrantDecision, parts: string) => string;
+  /** A part of a tool's definition, as `definitionChanged` names it. */
+  definitionPart: Record<ToolDefinitionPart, string>;
   /** Said on a request that "Approve all" or "Deny all" decided, with how many were decided together. */
   answeredByBatch: (count: number, formatted: string) => string;
   /** The list of standing grants (its name). */
@@ -229,6 +238,8 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   requiredMark: '*',
   requiredLegend: (mark) => `${mark} Required field`,
   errorPrefix: 'Error:',
+  definitionChanged: (decision, parts) => `The tool's definition changed since you ${decision === 'allow' ? 'allowed' : 'denied'} it: ${parts}`,
+  definitionPart: { name: 'name', description: 'description', parameters: 'parameters', descriptor: 'descriptor' },
   answeredByGrant: (decision, toolName) => (decision === 'allow' ? `Answered by a standing grant: ${toolName} is allowed for this session` : `Answered by a standing grant: ${toolName} is denied for this session`),
   answeredByBatch: (count, formatted) => (count === 1 ? 'Decided in a list of 1 request' : `Decided together with the other requests of a list of ${formatted}`),
   grants: 'Standing grants',

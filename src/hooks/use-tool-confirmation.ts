@@ -267,6 +267,8 @@ function requestOnce(
     ...(input.checkOutcome === undefined ? {} : { checkOutcome: input.checkOutcome }),
     ...(input.editable === undefined ? {} : { editable: input.editable }),
     ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt }),
+    // The tool the page asks about now: an approval after it named another tool is refused (approval-mismatch).
+    currentCall: () => ({ toolName: latest.current.toolName }),
     onDeny: (reason) => latest.current.onDeny?.(reason),
     onResult: (outcome, view) => {
       if (active) setTracked({ id: view.id, view, outcome, direct });

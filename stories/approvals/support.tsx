@@ -12,6 +12,7 @@ import {
   type ConfirmationController,
   type ConfirmationEditing,
   type ConfirmationOutcome,
+  type ToolDefinition,
   type ToolDescriptor,
 } from 'toolgate';
 import { createManualClock, type ManualClock } from 'toolgate/testing';
@@ -62,6 +63,8 @@ export interface Proposal {
   turnId?: string;
   /** `onApprove` never answers (the call stays in flight): a state to look at. */
   hold?: boolean;
+  /** The tool's definition as the request gives it (a standing grant binds to it). */
+  definition?: ToolDefinition;
 }
 
 /**
@@ -116,6 +119,7 @@ export function ApprovalsPage({
           ...(item.editable === undefined ? {} : { editable: item.editable }),
           ...(item.expiresIn === undefined ? {} : { expiresAt: clock.now() + item.expiresIn }),
           ...(item.turnId === undefined ? {} : { turnId: item.turnId }),
+          ...(item.definition === undefined ? {} : { definition: item.definition }),
           onApprove: (args, context) => {
             setRan((previous) => [...previous, `${item.toolName} ${JSON.stringify(args)}${context.edited ? ' (edited)' : ''}${context.automatic ? ' (by a grant)' : ''}`]);
             return item.hold ? new Promise(() => {}) : 'ok';

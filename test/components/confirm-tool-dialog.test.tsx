@@ -787,3 +787,23 @@ describe('ConfirmToolDialog (the provider queue)', () => {
     expect(confirms(room)).toHaveLength(1);
   });
 });
+
+describe('ConfirmToolDialog bound to the tool it shows', () => {
+  it('refuses an approval once the page asks about another tool than the one shown, and confirms and invokes nothing (approval-mismatch)', async () => {
+    const user = userEvent.setup();
+    const room = createScriptedRoom();
+    const outcomes: ConfirmationOutcome[] = [];
+    const { rerender } = strict(<Page room={room} outcomes={outcomes} descriptor={lookup} toolName="read_file" args={{ path: 'a.txt' }} />);
+    const dialog = await openDialog(user);
+    // The page now asks about another tool while the dialog still shows read_file.
+    rerender(
+      <StrictMode>
+        <Page room={room} outcomes={outcomes} descriptor={lookup} toolName="delete_file" args={{ path: 'a.txt' }} />
+      </StrictMode>,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(outcomes).toEqual([expect.objectContaining({ status: 'refused', code: 'approval-mismatch' })]));
+    expect(room.calls).toEqual([]);
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(/shown as read_file but now names delete_file/);
+  });
+});

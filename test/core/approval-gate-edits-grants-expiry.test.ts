@@ -44,6 +44,8 @@ describe("the server's gate: edits, grants, expiry, reasons and marks", () => {
       type: 'tool.approval',
       requestId: 'r1',
       approved: true,
+      toolName: expect.any(String),
+      definitionFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
       fingerprint: sha256('{"service":"billing","version":"2.4.1"}'),
       arguments: { service: 'billing', version: '2.4.1' },
     });

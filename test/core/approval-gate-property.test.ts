@@ -221,10 +221,13 @@ async function run(specs: RequestSpec[], actions: Action[]): Promise<{ invokes: 
       }
       case 'allow-for-session': {
         const shown = fingerprintShown(current);
+        // The grant answers the tool's queued requests inside the click, before it returns: the tool
+        // counts as allowed from the click on, and no longer if the click allowed nothing.
+        const had = current !== null && allowedTools.has(current.toolName);
+        if (current) allowedTools.add(current.toolName);
         if (current && confirmations.allowForSession()) {
           if (shown) approvedByPerson.add(approvedKey(current.callId, shown));
-          allowedTools.add(current.toolName);
-        }
+        } else if (current && !had) allowedTools.delete(current.toolName);
         break;
       }
       case 'deny-for-session':
@@ -258,7 +261,9 @@ async function run(specs: RequestSpec[], actions: Action[]): Promise<{ invokes: 
         await turn();
         break;
     }
-    await Promise.resolve();
+    // A few microtask steps between actions: a request is fingerprinted (its arguments and its tool's
+    // definition) within a handful, so requests reach review between the actions often.
+    for (let i = 0; i < 3; i++) await Promise.resolve();
   }
   for (let i = 0; i < 5; i++) await turn();
 

@@ -84,6 +84,34 @@ describe('reference server: the before-tool-call gate', () => {
     expect(server.ignored).toEqual([expect.objectContaining({ message: 'tool.approval', reason: 'fingerprint-mismatch' })]);
   });
 
+  it('refuses an approval that names another tool than the call it asked about, and runs nothing', async () => {
+    const server = await startServer();
+    const { client } = await connect();
+    const request = await deployRequest(client);
+    // The right arguments, but the approval is of another tool than the call's.
+    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, toolName: 'read_logs', fingerprint: fingerprintOf(request.arguments) });
+    const error = await client.waitFor((f) => f.type === 'error');
+    expect(error).toMatchObject({ code: 'FINGERPRINT_MISMATCH', requestId: request.requestId, callId: request.callId, message: expect.stringMatching(/names read_logs/) });
+    expect(await client.waitFor((f) => f.phase === 'settled')).toMatchObject({ ok: false, code: 'REJECTED' });
+    expect(server.effects.filter((e) => e.outcome === 'accepted')).toEqual([]);
+    expect(server.ignored).toEqual([expect.objectContaining({ message: 'tool.approval', reason: 'tool-mismatch' })]);
+  });
+
+  it("runs an approval that names the call's own tool", async () => {
+    await startServer();
+    const { client } = await connect();
+    const request = await deployRequest(client);
+    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, toolName: request.name, fingerprint: fingerprintOf(request.arguments) });
+    expect(await client.waitFor((f) => f.phase === 'settled')).toMatchObject({ ok: true });
+  });
+
+  it("declares the server tool's description and schema in its request: the page binds grants to that definition", async () => {
+    await startServer();
+    const { client } = await connect();
+    const request = await deployRequest(client);
+    expect(request).toMatchObject({ name: 'deploy_service', description: 'Deploy a service release to an environment.', parameters: { type: 'object' } });
+  });
+
   it('refuses an approval without a fingerprint', async () => {
     await startServer();
     const { client } = await connect();

@@ -22,7 +22,7 @@ import { startDeadline } from './deadline';
 import type { ToolRegistry } from './declarations';
 import type { EpochGate } from './epoch-gate';
 import type { ToolResult } from '../wire';
-import type { AppTool, AppToolApprovalHandler, AppToolClock, AppToolContext, AppToolEditCheck, AppToolEditing } from './types';
+import type { AppTool, AppToolApprovalHandler, AppToolApprovalRequest, AppToolClock, AppToolContext, AppToolEditCheck, AppToolEditing } from './types';
 
 /** What running a call needs of the host. */
 export interface CallRunnerOptions {
@@ -189,7 +189,9 @@ async function approve(
     const { callId, turnId, epoch, name: toolName, controller } = record;
     const editing = editable ? editingOf(tool, declared) : undefined;
     answer = readApproval(
-      await handler(Object.freeze({ callId, turnId, epoch, toolName, arguments: args, signal: controller.signal, ...(editing ? { editable: editing } : {}) })),
+      await handler(
+        Object.freeze({ callId, turnId, epoch, toolName, arguments: args, signal: controller.signal, ...(editing ? { editable: editing } : {}), definition: definitionOf(tool, declared) }),
+      ),
     );
   } catch (error) {
     settle(options, record, failure('FAILED', `asking for approval failed: ${describeFailure(error)}`));
@@ -220,6 +222,15 @@ async function approve(
  * What the editor of an editable tool checks a draft with: the schema the model was told (the
  * tool's own, or the one its validator declares), then its validator (whose output would run).
  */
+/** The tool as registered, for its definition fingerprint (a grant given for another definition does not answer it). */
+function definitionOf(tool: AppTool<unknown>, declared: Record<string, unknown> | undefined): NonNullable<AppToolApprovalRequest['definition']> {
+  return Object.freeze({
+    name: tool.name,
+    ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+    ...(declared === undefined ? {} : { parameters: declared }),
+  });
+}
+
 function editingOf(tool: AppTool<unknown>, declared: Record<string, unknown> | undefined): AppToolEditing {
   return Object.freeze({
     ...(declared === undefined ? {} : { schema: declared }),

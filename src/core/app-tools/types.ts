@@ -209,6 +209,11 @@ export interface AppToolApprovalRequest {
    * Schema and `validate` its own check, whose `value` is what would run.
    */
   readonly editable?: AppToolEditing;
+  /**
+   * The tool as it is registered now: its name, description and declared JSON Schema. With its
+   * descriptor it makes the tool's definition fingerprint, to which standing grants bind.
+   */
+  readonly definition?: { readonly name: string; readonly description?: string; readonly parameters?: Record<string, unknown> };
 }
 
 /**
