@@ -78,6 +78,10 @@ export default defineConfig({
     // on a loaded 2-core machine that took longer than the default 60 s (npm run test:stress).
     // Vitest reads this limit from the root config only, for every browser project.
     browser: { connectTimeout: 300_000 },
+    // Two files at a time. Vitest's default on a 2-core machine is one (cores - 1), which leaves a
+    // core idle while a story waits on Chromium or an e2e test on its server. Every wait ends on
+    // state and every limit is sized for a loaded machine, so two at a time is only faster.
+    maxWorkers: 2,
     projects: [
       // jsdom unit tests.
       {
