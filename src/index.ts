@@ -123,6 +123,7 @@ export {
   type ToolGrantsSnapshot,
   type ToolGrantsState,
   type ToolResult,
+  type ToolDecision,
   type ToolResultCode,
   type ToolRisk,
   type ToolRoom,

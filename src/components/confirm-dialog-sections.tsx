@@ -165,7 +165,7 @@ function StatusLine() {
 /** Why a request was refused, failed or has an unknown outcome: the outcomes a person must read. */
 function Alert() {
   const { view, outcome, labels } = useConfirmToolDialog();
-  const problem = outcome !== null && confirmationStatusSets().held.has(outcome.status) ? (outcome as Exclude<ConfirmationOutcome, { status: 'done' | 'denied' }>) : null;
+  const problem = outcome !== null && confirmationStatusSets().held.has(outcome.status) ? (outcome as Extract<ConfirmationOutcome, { status: 'refused' | 'failed' | 'uncertain' | 'expired' }>) : null;
   return (
     <div role="alert" className="toolgate-confirm-alert">
       {problem && (

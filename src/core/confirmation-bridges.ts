@@ -66,6 +66,9 @@ export function approvedMark(args: JsonValue, context: Pick<ApprovalContext, 'ed
 export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationView, 'decidedBy'>): ApprovalMark | undefined {
   if (outcome.status === 'done') return undefined;
   if (outcome.status === 'expired') return { approval: 'expired' };
+  // A person answered in the tool's place, or withdrew the request: neither is a rejection.
+  if (outcome.status === 'responded') return { approval: 'responded' };
+  if (outcome.status === 'cancelled') return { approval: 'cancelled', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
   const reason = outcome.reason;
   return {
     approval: 'denied',
@@ -123,6 +126,9 @@ export interface ApprovalRequestOptions {
  * - A request answered by a standing grant is sent with `automatic: true`.
  * - Deny sends `approved: false` with the reason (the server answers the call `REJECTED`, and the
  *   model hears the reason).
+ * - Every answer names its `decision`: `approve`, `deny`, `respond` (with the person's `output`,
+ *   which the call settles with instead of running) or `cancel` (withdrawn, not rejected).
+ * - A request with an `approvalToken` gets it back with the answer, unchanged.
  * - A request with `expiresAt` that nobody decided in time ends `expired`, and nothing is sent:
  *   the server ends it at that time and refuses a late decision.
  * - Arguments that cannot be shown (not JSON, no Web Crypto) are refused: `approved: false`,
@@ -150,7 +156,9 @@ export function answerToolApprovalRequest(
   const answer = (reply: Omit<Extract<ClientMessage, { type: 'tool.approval' }>, 'type' | 'requestId'>): void => {
     if (answered) return;
     answered = true;
-    send({ type: 'tool.approval', requestId: message.requestId, ...reply });
+    // A signed request's token goes back as it came: the server verifies it before anything runs.
+    const token = typeof message.approvalToken === 'string' ? { approvalToken: message.approvalToken } : {};
+    send({ type: 'tool.approval', requestId: message.requestId, ...reply, ...token });
   };
   const mark = (value: ApprovalMark | undefined): void => {
     if (value !== undefined) options.mark?.(value);
@@ -176,6 +184,7 @@ export function answerToolApprovalRequest(
     onApprove: (args, context) => {
       answer({
         approved: true,
+        decision: 'approve',
         fingerprint: context.fingerprint.hex,
         // Only an edit travels: the server runs the arguments it asked about unless the person changed them.
         ...(context.edited ? { arguments: args } : {}),
@@ -189,8 +198,18 @@ export function answerToolApprovalRequest(
       mark(endedMark(outcome, request));
       // The server ends an expired request itself, at its own time, and refuses a late answer.
       if (outcome.status === 'expired') return;
+      if (outcome.status === 'responded') {
+        // The person's answer is the call's result: the tool does not run (docs/protocol.md "Decisions").
+        answer({ approved: false, decision: 'respond', output: outcome.output, fingerprint: request.fingerprint?.hex ?? '' });
+        return;
+      }
+      if (outcome.status === 'cancelled') {
+        answer({ approved: false, decision: 'cancel', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }), fingerprint: request.fingerprint?.hex ?? '' });
+        return;
+      }
       answer({
         approved: false,
+        decision: 'deny',
         reason: reasonOfOutcome(outcome),
         fingerprint: request.fingerprint?.hex ?? '',
         ...(request.decidedBy?.by === 'grant' ? { automatic: true } : {}),

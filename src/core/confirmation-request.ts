@@ -206,8 +206,12 @@ export function permits(entry: Entry, event: ConfirmationEvent): boolean {
     case 'check':
       return entry.checkOutcome !== undefined;
     case 'deny':
-      // A call that needs no confirmation is never shown, so nobody can deny it.
+    case 'cancel':
+      // A call that needs no confirmation is never shown, so nobody can deny or withdraw it.
       return !entry.direct;
+    case 'respond':
+      // Only a person looking at the request answers in the tool's place.
+      return !entry.direct && entry.shown;
     default:
       return true;
   }
@@ -265,6 +269,8 @@ export function actionsOf(entry: Entry): ConfirmationActions {
     edit: permits(entry, 'edit'),
     allowForSession: approve && allowGrantRefusal(entry.descriptor) === undefined,
     denyForSession: deciding,
+    respond: permits(entry, 'respond'),
+    cancel: permits(entry, 'cancel'),
   });
 }
 

@@ -87,6 +87,8 @@ export interface ToolCallFields {
   readonly approvalGrant: string | undefined;
   /** Why the approval was denied or expired, when the page said. */
   readonly approvalReason: string | undefined;
+  /** `'person'`: a person's answer replaced running the tool (its `settled` said so); `output` is theirs. */
+  readonly answeredBy: 'person' | undefined;
   /** Who cancelled: the user here (`local`, at once) or the server. */
   readonly cancelledBy: 'local' | 'server' | undefined;
   /** A `settled` that arrived after a local cancel: cancellation cannot undo a committed effect. */
@@ -163,6 +165,7 @@ class ToolCallRecord implements ToolCall {
   readonly approvalEdited: boolean | undefined;
   readonly approvalGrant: string | undefined;
   readonly approvalReason: string | undefined;
+  readonly answeredBy: 'person' | undefined;
   readonly cancelledBy: 'local' | 'server' | undefined;
   readonly lateOutcome: LateOutcome | undefined;
   readonly startedAt: number | undefined;
@@ -201,6 +204,7 @@ class ToolCallRecord implements ToolCall {
     this.approvalEdited = f.approvalEdited;
     this.approvalGrant = f.approvalGrant;
     this.approvalReason = f.approvalReason;
+    this.answeredBy = f.answeredBy;
     this.cancelledBy = f.cancelledBy;
     this.lateOutcome = f.lateOutcome;
     this.startedAt = f.startedAt;
@@ -263,6 +267,7 @@ class ToolCallRecord implements ToolCall {
       approvalEdited: this.approvalEdited,
       approvalGrant: this.approvalGrant,
       approvalReason: this.approvalReason,
+      answeredBy: this.answeredBy,
       cancelledBy: this.cancelledBy,
       lateOutcome: this.lateOutcome,
       startedAt: this.startedAt,
@@ -366,6 +371,7 @@ export function createToolCall(start: NewToolCall): CallRecord {
     approvalEdited: undefined,
     approvalGrant: undefined,
     approvalReason: undefined,
+    answeredBy: undefined,
     cancelledBy: undefined,
     lateOutcome: undefined,
     issuedAt: undefined,

@@ -131,6 +131,8 @@ export interface ToolStreamSettledEvent extends Sequenced {
   message?: string;
   /** The final result (JSON). */
   output?: unknown;
+  /** `'person'`: a person's answer replaced running the tool (a `respond` decision); `output` is theirs. */
+  answeredBy?: 'person';
 }
 
 /**
@@ -282,7 +284,25 @@ export type ClientMessage =
       arguments?: JsonValue;
       /** A standing grant answered the request, not a person looking at it. */
       automatic?: boolean;
+      /**
+       * The kind of decision (docs/protocol.md "Decisions"). Without it, `approved` says which:
+       * approve or deny. `respond`: `output` is the call's result and the tool does not run;
+       * `cancel`: the request is withdrawn, not rejected. `approved` is `true` only for `approve`.
+       */
+      decision?: ToolDecision;
+      /** A `respond` decision's answer (JSON): the call settles with it, marked as answered by a person. */
+      output?: JsonValue;
+      /** The request's `approvalToken`, returned as it came: a server that signs its requests runs nothing without it. */
+      approvalToken?: string;
     };
+
+/**
+ * The four kinds of a person's decision on an approval request.
+ *
+ * @example
+ * const decision: ToolDecision = 'respond';
+ */
+export type ToolDecision = 'approve' | 'deny' | 'respond' | 'cancel';
 
 /**
  * The server asks the page to run one of its app tools.
@@ -323,6 +343,8 @@ export interface ToolApprovalRequestMessage {
   expiresAt?: number;
   /** The call made by a sub-agent: the call of the tool that runs it (its `start` names the same parent). */
   parentCallId?: string;
+  /** The server's signature of this request: the page returns it with its decision, unchanged. */
+  approvalToken?: string;
 }
 
 /**
