@@ -302,9 +302,12 @@ export interface ConfirmationState {
  *
  * @example
  * confirmations.approve({ requestId: idHeardBySpeech });
+ * confirmations.respond({ answer: 'Use the shared drive' }, { callId: 'call_7' });
  */
 export interface ConfirmationTarget {
   requestId?: string;
+  /** Or the request that guards this tool call (`requestId` wins when both are given). */
+  callId?: string;
 }
 
 /**

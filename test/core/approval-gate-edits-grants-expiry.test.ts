@@ -44,6 +44,7 @@ describe("the server's gate: edits, grants, expiry, reasons and marks", () => {
       type: 'tool.approval',
       requestId: 'r1',
       approved: true,
+      decision: 'approve',
       fingerprint: sha256('{"service":"billing","version":"2.4.1"}'),
       arguments: { service: 'billing', version: '2.4.1' },
     });

@@ -111,7 +111,7 @@ describe('the server’s before-tool-call gate (tool.approval-request -> tool.ap
     confirmations.approve();
     await outcome;
     expect(sent).toEqual([
-      { type: 'tool.approval', requestId: 'r1', approved: true, fingerprint: sha256('{"force":true,"path":"/tmp/x"}') },
+      { type: 'tool.approval', requestId: 'r1', approved: true, decision: 'approve', fingerprint: sha256('{"force":true,"path":"/tmp/x"}') },
     ]);
   });
 
@@ -123,7 +123,7 @@ describe('the server’s before-tool-call gate (tool.approval-request -> tool.ap
     confirmations.deny('keep that file');
     await outcome;
     expect(sent).toEqual([
-      { type: 'tool.approval', requestId: 'r1', approved: false, reason: 'keep that file', fingerprint: view.fingerprint?.hex },
+      { type: 'tool.approval', requestId: 'r1', approved: false, decision: 'deny', reason: 'keep that file', fingerprint: view.fingerprint?.hex },
     ]);
   });
 
@@ -133,7 +133,7 @@ describe('the server’s before-tool-call gate (tool.approval-request -> tool.ap
     const result = await answerToolApprovalRequest(confirmations, gateRequest({ arguments: { path: '\udc00' } }), (m) => sent.push(m));
     expect(result.status).toBe('refused');
     expect(sent).toEqual([
-      { type: 'tool.approval', requestId: 'r1', approved: false, reason: expect.stringMatching(/lone surrogate/), fingerprint: '' },
+      { type: 'tool.approval', requestId: 'r1', approved: false, decision: 'deny', reason: expect.stringMatching(/lone surrogate/), fingerprint: '' },
     ]);
   });
 

@@ -124,7 +124,7 @@ describe('what the table says, derived from it', () => {
 
   it('knows the way from idle to the first end, and what ends a request', () => {
     expect(sorted(confirmationStatusSets().beforeEnd)).toEqual(['confirming', 'editing', 'idle', 'invoking', 'reviewing', 'revising']);
-    expect(sorted(confirmationStatusSets().ended)).toEqual(['denied', 'done', 'expired', 'failed', 'refused', 'uncertain', 'withdrawn']);
+    expect(sorted(confirmationStatusSets().ended)).toEqual(['cancelled', 'denied', 'done', 'expired', 'failed', 'refused', 'responded', 'uncertain', 'withdrawn']);
   });
 
   it('reaches each outcome by exactly one event, so an outcome names the event that settles it', () => {
@@ -142,6 +142,8 @@ describe('what the table says, derived from it', () => {
       failed: ['fail'],
       uncertain: ['lose'],
       expired: ['expire'],
+      responded: ['respond'],
+      cancelled: ['cancel'],
     });
   });
 });
