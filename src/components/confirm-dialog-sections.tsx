@@ -24,6 +24,7 @@ import { ConfirmToolDialogEditor } from './confirm-editor';
 import { ConfirmToolDialogExpiry } from './confirm-expiry';
 import { cx } from './cx';
 import { ConfirmParentLine } from './confirm-parent';
+import { ConfirmDecideInstead } from './confirm-respond';
 
 /** The whole body of one request, as `<ConfirmToolDialog />` lays it out. */
 export function DefaultBody({ schema }: { schema: ArgumentsSchema | undefined }) {
@@ -258,6 +259,7 @@ function Actions() {
         </p>
       )}
       {!editing && <MoreActions />}
+      {!editing && <ConfirmDecideInstead />}
       <div className="toolgate-confirm-actions">
         <ConfirmToolDialogDeny />
         <ConfirmToolDialogApprove aria-describedby={step === 'hold' ? hint : undefined} />

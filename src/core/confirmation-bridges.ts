@@ -409,6 +409,9 @@ export interface AppToolApprovalQuery {
 export interface AppToolApprovalAnswer {
   approved: boolean;
   reason?: string;
+  /** `respond`: `output` is the call's result and the tool does not run; `cancel`: withdrawn, not rejected (docs/protocol.md "Decisions"). */
+  decision?: 'respond' | 'cancel';
+  output?: JsonValue;
   /** The person's edited arguments, checked by the tool's validator: what runs instead of those asked about. */
   arguments?: JsonValue;
 }
@@ -476,6 +479,8 @@ export function createAppToolApprovalHandler(
               return;
             }
             mark(query.callId, endedMark(outcome, view));
+            if (outcome.status === 'responded') return resolve({ approved: false, decision: 'respond', output: outcome.output });
+            if (outcome.status === 'cancelled') return resolve({ approved: false, decision: 'cancel', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
             resolve('reason' in outcome && outcome.reason !== undefined ? { approved: false, reason: outcome.reason } : { approved: false });
           },
         })

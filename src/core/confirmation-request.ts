@@ -207,11 +207,10 @@ export function permits(entry: Entry, event: ConfirmationEvent): boolean {
       return entry.checkOutcome !== undefined;
     case 'deny':
     case 'cancel':
-      // A call that needs no confirmation is never shown, so nobody can deny or withdraw it.
-      return !entry.direct;
     case 'respond':
-      // Only a person looking at the request answers in the tool's place.
-      return !entry.direct && entry.shown;
+      // A call that needs no confirmation is never shown, so nobody can deny, withdraw or answer it.
+      // (The table offers `respond` only under review or in the editor: a person is looking at it.)
+      return !entry.direct;
     default:
       return true;
   }
