@@ -86,7 +86,14 @@ export function reasonOfOutcome(outcome: ConfirmationOutcome): string {
  * The server's `error` codes that refuse an answer the page sent, and the mark the call then gets:
  * too late (`expired`), or not an approval of what was asked (`refused`). Nothing ran either way.
  */
-const SERVER_REFUSALS = Object.freeze({ APPROVAL_EXPIRED: 'expired', FINGERPRINT_MISMATCH: 'refused', EDIT_REFUSED: 'refused' } as const);
+const SERVER_REFUSALS = Object.freeze({
+  APPROVAL_EXPIRED: 'expired',
+  FINGERPRINT_MISMATCH: 'refused',
+  EDIT_REFUSED: 'refused',
+  // docs/protocol.md "Signed approvals": a decision whose token was refused ran nothing.
+  APPROVAL_TOKEN_INVALID: 'refused',
+  RESPONSE_REFUSED: 'refused',
+} as const);
 
 /** Report through `onError`, which may itself throw: nothing safer is left to tell then, and the listener goes on. */
 function tell(onError: ErrorReporter | undefined, reason: string, detail: unknown, code: string): void {
