@@ -82,7 +82,7 @@ describe('a server request marked editable', () => {
     act(() => void into.confirmations?.approve());
     await waitFor(() => expect(session.sent.filter((m) => m.type === 'tool.approval')).toHaveLength(1));
     const answer = session.sent.find((m) => m.type === 'tool.approval');
-    expect(answer).toEqual({ type: 'tool.approval', requestId: 'q1', approved: true, arguments: { amount: 40 }, fingerprint: (await fingerprintJson({ amount: 40 })).hex });
+    expect(answer).toEqual({ type: 'tool.approval', requestId: 'q1', approved: true, decision: 'approve', arguments: { amount: 40 }, fingerprint: (await fingerprintJson({ amount: 40 })).hex });
     expect(callOf(store.getState(), 'r1')).toMatchObject({ approval: 'approved', approvalEdited: true, approvedArguments: { amount: 40 } });
   }, 20_000);
 });
