@@ -74,7 +74,22 @@ export type ClientFrame =
   | { type: 'turn.start'; prompt: string; turnId?: string; speed?: number; params?: Record<string, unknown> }
   | { type: 'turn.interrupt'; turnId: string }
   | { type: 'tool.result'; callId: string; epoch: number; result: unknown }
-  | { type: 'tool.approval'; requestId: string; approved: boolean; reason?: string; fingerprint?: unknown; arguments?: unknown; automatic?: boolean; toolName?: string }
+  | {
+      type: 'tool.approval';
+      requestId: string;
+      approved: boolean;
+      /** approve | deny | respond | cancel; derived from `approved` when the page sends none. */
+      decision: 'approve' | 'deny' | 'respond' | 'cancel';
+      reason?: string;
+      fingerprint?: unknown;
+      arguments?: unknown;
+      automatic?: boolean;
+      /** A `respond` decision's answer: checked for size by the gate's wait, never trusted here. */
+      output?: unknown;
+      approvalToken?: unknown;
+      /** The tool the page approved: it must name the call's tool. */
+      toolName?: string;
+    }
   | { type: 'room.request'; id: string | number; method: string; params: Record<string, unknown> }
   | { type: 'session.close' }
   | ({ type: 'fault' } & FaultSpec);
@@ -116,6 +131,9 @@ function parseTools(v: unknown): ToolDeclaration[] | string {
   }
   return tools;
 }
+
+/** The decisions a `tool.approval` may name (docs/protocol.md "Decisions"). */
+const DECISIONS: readonly string[] = ['approve', 'deny', 'respond', 'cancel'];
 
 /** Check a decoded client message and narrow it; never throws. */
 export function parseClientFrame(value: unknown): ParseResult {
@@ -178,12 +196,20 @@ export function parseClientFrame(value: unknown): ParseResult {
       if (m.reason !== undefined && !isString(m.reason)) return bad('`reason` must be a string');
       if (m.automatic !== undefined && typeof m.automatic !== 'boolean') return bad('`automatic` must be a boolean');
       if (m.toolName !== undefined && !nonEmpty(m.toolName)) return bad('`toolName` must be a non-empty string');
+      if (m.decision !== undefined && !DECISIONS.includes(m.decision as string)) return bad('`decision` must be approve, deny, respond or cancel');
+      // The older shape has no decision: `approved` says approve or deny.
+      const decision = (m.decision ?? (m.approved ? 'approve' : 'deny')) as 'approve' | 'deny' | 'respond' | 'cancel';
+      if ((decision === 'approve') !== m.approved) return bad('`approved` is true exactly for an approve decision');
+      if (decision === 'respond' && !('output' in m)) return bad('a respond decision needs the `output` that answers the call');
       return {
         ok: true,
         frame: {
           type: 'tool.approval',
           requestId: m.requestId,
           approved: m.approved,
+          decision,
+          ...(decision === 'respond' ? { output: m.output } : {}),
+          ...(m.approvalToken !== undefined ? { approvalToken: m.approvalToken } : {}),
           ...(m.reason !== undefined ? { reason: m.reason } : {}),
           fingerprint: m.fingerprint,
           // The person's edit: checked by the gate's wait (editable requests only), never trusted here.

@@ -19,6 +19,7 @@ import { Room, type RoomOptions } from './room';
 import { BUILT_IN_SCRIPTS, type Script } from './scripts';
 import type { Session, SessionConfig } from './session';
 import { systemTimer, type Timer } from './timer';
+import { createApprovalSigner } from '../src/server/approval-signer';
 
 export interface ReferenceServerOptions {
   /** Default 127.0.0.1. */
@@ -60,6 +61,11 @@ export interface ReferenceServerOptions {
   limits?: Partial<ServerLimits>;
   /** Diagnostics (a crashed turn, a socket error); default silent. */
   log?: (line: string) => void;
+  /**
+   * The secret approval requests are signed with (at least 32 bytes; docs/protocol.md "Signed
+   * approvals"). Default: 32 random bytes made when the server starts, so tokens die with it.
+   */
+  approvalSecret?: string | Uint8Array;
 }
 
 export interface ReferenceServer {
@@ -135,6 +141,12 @@ function configure(options: ReferenceServerOptions, limits: ServerLimits): Sessi
     timer,
     room,
     records,
+    approvalSigner: createApprovalSigner({
+      secret: options.approvalSecret ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
+      now: () => timer.now(),
+      // A request without its own expiry waits as long as its session may; its token lives an hour.
+      ttlMs: 60 * 60_000,
+    }),
     limits: {
       maxReplayBytes: limits.maxReplayBytes,
       maxTurnsKept: limits.maxTurnsKept,

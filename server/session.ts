@@ -70,7 +70,7 @@ export class Session implements SessionCore {
       lastCallId: () => this.turns.lastCallId,
       activeTurnId: () => this.turns.activeTurnId,
     });
-    this.approvals = new Approvals(this);
+    this.approvals = new Approvals(this, config.approvalSigner);
     this.appQueue = new AppQueue(this, (call, result) => this.runner.settle(call, result));
     this.runner = new CallRunner(this, this.approvals, this.appQueue);
     this.turns = new TurnRunner(this, this.runner, this.appQueue, this.approvals, (frame) => this.faults.sendMalformed(frame));

@@ -129,6 +129,7 @@ export {
   type ToolGrantsSnapshot,
   type ToolGrantsState,
   type ToolResult,
+  type ToolDecision,
   type ToolResultCode,
   type ToolRisk,
   type ToolRoom,

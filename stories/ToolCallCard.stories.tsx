@@ -243,6 +243,42 @@ export const AwaitingApproval = fixed(
   },
 );
 
+/** A person answered in the tool's place ("Respond instead"): the call settles with their answer, marked as theirs. */
+export const AnsweredByAPerson = fixed(
+  [
+    ...callEvents('c1', { name: 'lookup_customer', arguments: { email: 'ada@example.test' }, outcome: 'open' }),
+    (store: ToolStreamStore) => store.getState().markApproval('c1', { approval: 'awaiting' }),
+    (store: ToolStreamStore) => store.getState().markApproval('c1', { approval: 'responded' }),
+    { type: 'tool.stream', phase: 'settled', callId: 'c1', ok: true, output: { name: 'Ada', plan: 'pro' }, answeredBy: 'person' },
+  ],
+  {
+    play: async ({ canvasElement }) => {
+      await waitFor(() => expect(card(canvasElement).dataset['status']).toBe('settled'));
+      await expect(within(card(canvasElement)).getByText(/^Answered by a person/)).toBeVisible();
+      await expect(card(canvasElement).querySelector('[data-answered-by="person"]')).not.toBeNull();
+    },
+  },
+);
+
+/** A person withdrew the request ("Withdraw request"): the card says Withdrawn, not Rejected or Cancelled. */
+export const Withdrawn = fixed(
+  [
+    ...callEvents('c1', { name: 'cancel_booking', arguments: { booking: 'H-5521' }, outcome: 'open', risk: 'high' }),
+    (store: ToolStreamStore) => store.getState().markApproval('c1', { approval: 'awaiting' }),
+    (store: ToolStreamStore) => store.getState().markApproval('c1', { approval: 'cancelled' }),
+    { type: 'tool.stream', phase: 'cancelled', callId: 'c1' },
+  ],
+  {
+    play: async ({ canvasElement }) => {
+      await waitFor(() => expect(card(canvasElement).dataset['status']).toBe('cancelled'));
+      const badge = card(canvasElement).querySelector('.toolgate-badge');
+      await expect(badge).toHaveTextContent('Withdrawn');
+      await expect(within(card(canvasElement)).queryByText('Rejected')).toBeNull();
+      await expect(within(card(canvasElement)).queryByText('Cancelled by the server')).toBeNull();
+    },
+  },
+);
+
 /** The server's gate pinned the version before it ran: the card shows the arguments that ran, marked. */
 export const RanArgumentsRewritten = fixed(
   [

@@ -128,6 +128,8 @@ const OUTCOME_TEXT: Record<ConfirmationOutcome['status'], string> = {
   denied: 'Denied',
   refused: 'Refused',
   failed: 'Failed',
+  responded: 'Answered by you',
+  cancelled: 'Withdrawn',
   expired: 'Expired',
   uncertain: 'Outcome unknown (the answer was lost): check before retrying',
 };

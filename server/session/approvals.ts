@@ -8,7 +8,13 @@
  * may come back approved with the person's edited `arguments`; they must be valid for the tool's
  * schema and carry the fingerprint of their own canonical JSON, and then they are what runs. A
  * request with `expiresAt` that nobody answered in time ends there, and a later decision is refused.
+ *
+ * Decisions are typed (docs/protocol.md "Decisions"): approve, deny, respond (the person's answer
+ * is the call's result and nothing runs) and cancel (withdrawn, not rejected). Each request is
+ * signed (`approvalToken`, made by `createApprovalSigner`); a decision is acted on only after its
+ * token verified, once, and one without a valid token runs nothing (`APPROVAL_TOKEN_INVALID`).
  */
+import type { ApprovalSigner } from '../../src/server/approval-signer';
 import { CanonicalJsonError, fingerprintOf, normalizeFingerprint } from '../jcs';
 import type { ClientFrame } from '../protocol';
 import { validateAgainstSchema } from '../schema';
@@ -18,7 +24,11 @@ import type { CallState, SessionCore, Turn } from './model';
 
 export type ApprovalAnswer =
   | { approved: true; /** What runs: the arguments asked about, or the person's checked edit. */ arguments: unknown; edited: boolean; automatic: boolean }
-  | { approved: false; reason?: string; /** `INVALID` for an edit that is not valid; else the call is `REJECTED`. */ code?: 'REJECTED' | 'INVALID'; automatic?: boolean };
+  | { approved: false; reason?: string; /** `INVALID` for an edit that is not valid; else the call is `REJECTED`. */ code?: 'REJECTED' | 'INVALID'; automatic?: boolean }
+  /** A person answered in the tool's place: `output` is the call's result, and nothing runs. */
+  | { approved: false; responded: true; output: unknown }
+  /** A person withdrew the request: the call is cancelled, not rejected. */
+  | { approved: false; cancelled: true; reason?: string };
 
 /** How the gate asked: whether the person may edit, and for how long the request waits. */
 export interface ApprovalOptions {
@@ -46,7 +56,10 @@ export class Approvals {
   private readonly pending = new Map<string, PendingApproval>();
   private readonly expired = new Set<string>();
 
-  constructor(private readonly core: SessionCore) {}
+  constructor(
+    private readonly core: SessionCore,
+    private readonly signer: ApprovalSigner,
+  ) {}
 
   /** Ask the page; resolves with its answer (or a refusal when the session or turn ends first, or the request expires). */
   request(call: CallState, args: unknown, options: ApprovalOptions = {}): Promise<ApprovalAnswer> {
@@ -78,13 +91,30 @@ export class Approvals {
       // A server tool's declared definition: the page binds standing grants to it (with name, effect and risk).
       ...this.definitionOf(call),
     };
-    return new Promise((resolve) => {
-      const pending: PendingApproval = { requestId, call, args, fingerprint, editable, expiry: undefined, frame, seq: 0, resolve };
-      this.pending.set(requestId, pending);
-      if (expiresAt !== undefined) pending.expiry = this.core.config.timer.setTimeout(() => this.expire(requestId), expiresAt - this.core.config.timer.now());
-      this.core.emit(frame);
-      pending.seq = this.core.seq;
-    });
+    return this.signer
+      .sign({
+        sessionId: this.core.id,
+        callId: call.callId,
+        toolName: call.name,
+        argumentsFingerprint: fingerprint,
+        definitionFingerprint: null,
+        editable,
+        ...(expiresAt !== undefined ? { expiresAt } : {}),
+      })
+      .then(
+        (approvalToken) =>
+          new Promise<ApprovalAnswer>((resolve) => {
+            // The call may have ended while the request was being signed (an interrupt, a close).
+            if (this.core.terminal(call)) return resolve({ approved: false, reason: 'the call ended before its approval was asked' });
+            const signed = { ...frame, approvalToken };
+            const pending: PendingApproval = { requestId, call, args, fingerprint, editable, expiry: undefined, frame: signed, seq: 0, resolve };
+            this.pending.set(requestId, pending);
+            if (expiresAt !== undefined) pending.expiry = this.core.config.timer.setTimeout(() => this.expire(requestId), expiresAt - this.core.config.timer.now());
+            this.core.emit(signed);
+            pending.seq = this.core.seq;
+          }),
+        (error: unknown) => ({ approved: false, reason: `the approval request could not be signed: ${error instanceof Error ? error.message : String(error)}` }),
+      );
   }
 
   /** The requests still waiting for the page's answer: their ids, their seq, and each as it was sent. */
@@ -92,9 +122,35 @@ export class Approvals {
     return [...this.pending.values()].map((approval) => ({ id: approval.requestId, seq: approval.seq, frame: approval.frame }));
   }
 
-  /** The page's `tool.approval`. */
+  /** The page's `tool.approval`: its token is verified first; the decision is acted on only then. */
   answer(frame: Extract<ClientFrame, { type: 'tool.approval' }>): void {
     const pending = this.pending.get(frame.requestId);
+    if (!pending) {
+      this.decide(frame);
+      return;
+    }
+    // It leaves the wait now: a second answer while the token is checked finds nothing to answer.
+    this.settle(pending);
+    // The token binds the decision to this session, call, tool and the arguments asked about; what
+    // an approval runs (those arguments, or a checked edit) is then checked as before.
+    void this.signer
+      .verify(frame.approvalToken, { sessionId: this.core.id, callId: pending.call.callId, toolName: pending.call.name, argumentsFingerprint: pending.fingerprint })
+      .then((verdict) => {
+        if (verdict.ok) return this.decide(frame, pending);
+        const { requestId, call } = pending;
+        this.core.ignore('tool.approval', 'approval-token', { requestId, callId: call.callId, reason: verdict.reason });
+        this.core.sendError('APPROVAL_TOKEN_INVALID', `the approval's token was refused (${verdict.reason}: ${verdict.message}); nothing ran`, {
+          requestId,
+          callId: call.callId,
+          reason: verdict.reason,
+        });
+        pending.resolve({ approved: false, reason: `the approval's token was refused (${verdict.reason}); nothing ran` });
+      });
+  }
+
+  /** Act on a decision whose token verified (or tell why one for no waiting request changed nothing). */
+  private decide(frame: Extract<ClientFrame, { type: 'tool.approval' }>, waiting?: PendingApproval): void {
+    const pending = waiting;
     if (!pending) {
       if (this.expired.has(frame.requestId)) {
         // A decision after expiresAt changes nothing (docs/protocol.md, "Expiry").
@@ -106,8 +162,7 @@ export class Approvals {
       this.core.sendError('APPROVAL_IGNORED', `no pending approval ${frame.requestId}`, { requestId: frame.requestId });
       return;
     }
-    this.settle(pending);
-    if (frame.approved && frame.toolName !== undefined && frame.toolName !== pending.call.name) {
+    if ((frame.approved || frame.decision === 'respond') && frame.toolName !== undefined && frame.toolName !== pending.call.name) {
       // An approval of another tool is no approval of this call: refuse, run nothing.
       this.core.ignore('tool.approval', 'tool-mismatch', { requestId: frame.requestId, callId: pending.call.callId, expected: pending.call.name, received: frame.toolName });
       this.core.sendError('FINGERPRINT_MISMATCH', `the approval names ${frame.toolName}, not the call's tool ${pending.call.name}; nothing ran`, {
@@ -115,6 +170,23 @@ export class Approvals {
         callId: pending.call.callId,
       });
       pending.resolve({ approved: false, reason: 'tool mismatch' });
+      return;
+    }
+    if (frame.decision === 'respond') {
+      const shape = checkValueShape(frame.output, this.core.config.room.argumentLimits);
+      if (shape || frame.output === undefined) {
+        const detail = shape ? `the answer has ${shape.message}` : 'the answer is missing';
+        this.core.ignore('tool.approval', 'response-refused', { requestId: pending.requestId, callId: pending.call.callId, detail });
+        this.core.sendError('RESPONSE_REFUSED', `${detail}; nothing ran`, { requestId: pending.requestId, callId: pending.call.callId });
+        pending.resolve({ approved: false, reason: detail, code: 'INVALID' });
+        return;
+      }
+      // A copy of its own: nothing the socket layer holds can change the call's result.
+      pending.resolve({ approved: false, responded: true, output: structuredClone(frame.output) });
+      return;
+    }
+    if (frame.decision === 'cancel') {
+      pending.resolve({ approved: false, cancelled: true, ...(frame.reason !== undefined ? { reason: frame.reason } : {}) });
       return;
     }
     if (!frame.approved) {

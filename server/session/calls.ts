@@ -31,6 +31,25 @@ export class CallRunner {
     call.finish();
   }
 
+  /** A person answered in the tool's place: their answer is the result, and the event says so (docs/protocol.md "Decisions"). */
+  private settleByPerson(call: CallState, output: unknown): void {
+    if (this.core.terminal(call)) return;
+    call.status = 'settled';
+    this.core.results.set(call.callId, { ok: true, output });
+    this.core.emitStream('settled', call.callId, { ok: true, output, answeredBy: 'person' });
+    call.finish();
+  }
+
+  /** A person withdrew the request: the call is cancelled (not rejected), and the model is told so. */
+  private withdraw(call: CallState, reason: string | undefined): void {
+    if (this.core.terminal(call)) return;
+    call.status = 'cancelled';
+    call.abort.abort();
+    this.core.results.set(call.callId, { ok: false, code: 'INTERRUPTED', message: `cancelled: the person withdrew the request${reason ? ` (${reason})` : ''}; it was not rejected` });
+    this.core.emitStream('cancelled', call.callId);
+    call.finish();
+  }
+
   /** Gate, then run; any failure on the way is the call's FAILED result. */
   start(call: CallState): void {
     this.execute(call).catch((error: unknown) => {
@@ -89,6 +108,16 @@ export class CallRunner {
         ...(decision.expiresInMs !== undefined ? { expiresInMs: decision.expiresInMs } : {}),
       });
       if (this.core.terminal(call)) return undefined;
+      if (!answer.approved && 'responded' in answer) {
+        this.refuseWrite(call, args, 'RESPONDED', 'a person answered in the tool’s place', { automatic: false, edited: false });
+        this.settleByPerson(call, answer.output);
+        return undefined;
+      }
+      if (!answer.approved && 'cancelled' in answer) {
+        this.refuseWrite(call, args, 'CANCELLED', answer.reason ?? 'the person withdrew the request', { automatic: false, edited: false });
+        this.withdraw(call, answer.reason);
+        return undefined;
+      }
       if (!answer.approved) {
         // The person's reason is the call's result: it is what the model reads.
         const message = answer.reason ?? 'declined by the user';

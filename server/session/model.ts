@@ -3,6 +3,7 @@
  * the narrow core (sending, the event log, records) each part is given instead of the whole
  * session.
  */
+import type { ApprovalSigner } from '../../src/server/approval-signer';
 import type { BeforeToolCall, ServerTool, SubagentReport } from '../agent-tools';
 import type { ConnectionFrame, ErrorCode, StreamFieldsArgument, ToolLocation, ToolResult, ToolRisk } from '../protocol';
 import type { ToolStreamPhase } from '../../src/core/wire';
@@ -55,6 +56,8 @@ export interface SessionConfig {
   timer: Timer;
   room: Room;
   records: Records;
+  /** Signs each approval request and verifies the token its decision brings back (docs/protocol.md "Signed approvals"). */
+  approvalSigner: ApprovalSigner;
   limits: SessionLimits;
   log: (line: string) => void;
 }

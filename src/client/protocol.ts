@@ -232,6 +232,10 @@ export type ReferenceErrorCode =
   | 'FINGERPRINT_MISMATCH'
   | 'EDIT_REFUSED'
   | 'APPROVAL_EXPIRED'
+  /** The decision's `approvalToken` was missing, forged, changed, for another call, or already used: nothing ran. */
+  | 'APPROVAL_TOKEN_INVALID'
+  /** A `respond` decision's answer was refused (too large or deep, or missing): nothing ran. */
+  | 'RESPONSE_REFUSED'
   | 'FAULTS_DISABLED';
 
 /**

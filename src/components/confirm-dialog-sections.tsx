@@ -25,6 +25,7 @@ import { ConfirmToolDialogExpiry } from './confirm-expiry';
 import { cx } from './cx';
 import { ConfirmParentLine } from './confirm-parent';
 import { lazyPart } from './lazy-part';
+import { ConfirmDecideInstead } from './confirm-respond';
 
 // The editor (with its form and schema check) and the changes list are loaded by a request that
 // can be edited, when it arrives: most requests are approved or denied as they are.
@@ -229,7 +230,7 @@ function StatusLine() {
 /** Why a request was refused, failed or has an unknown outcome: the outcomes a person must read. */
 function Alert() {
   const { view, outcome, labels } = useConfirmToolDialog();
-  const problem = outcome !== null && confirmationStatusSets().held.has(outcome.status) ? (outcome as Exclude<ConfirmationOutcome, { status: 'done' | 'denied' }>) : null;
+  const problem = outcome !== null && confirmationStatusSets().held.has(outcome.status) ? (outcome as Extract<ConfirmationOutcome, { status: 'refused' | 'failed' | 'uncertain' | 'expired' }>) : null;
   return (
     <div role="alert" className="toolgate-confirm-alert">
       {problem && (
@@ -325,6 +326,7 @@ function Actions({ instruction, ownReview }: { instruction: string; ownReview: b
         </p>
       )}
       <MoreActions ownReview={ownReview} />
+      {!editing && <ConfirmDecideInstead />}
       <div className="toolgate-confirm-actions">
         <ConfirmToolDialogDeny />
         <ConfirmToolDialogApprove aria-describedby={why} />

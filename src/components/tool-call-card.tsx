@@ -115,9 +115,10 @@ export const ToolCallCard = memo(
         <RanArguments call={call} labels={labels} />
         <AnsweredByGrant call={call} labels={labels} />
         <ApprovalEnded call={call} labels={labels} />
+        <DecidedInstead call={call} labels={labels} />
         {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
         {call.code !== undefined && <ResultNote code={call.code} message={status === 'settled' ? message : undefined} labels={labels} />}
-        {call.cancelledBy && (
+        {call.cancelledBy && call.approval !== 'cancelled' && (
           <p className="toolgate-card-note" data-cancelled={call.cancelledBy}>
             <span className="toolgate-card-state">{labels.cancelledBy[call.cancelledBy]}</span> <span>{labels.cancelledWhy[call.cancelledBy]}</span>
           </p>
@@ -199,6 +200,32 @@ function AnsweredByGrant({ call, labels }: { call: ToolCall; labels: ToolgateLab
   return (
     <p className="toolgate-card-note" data-grant={call.approvalGrant}>
       {labels.confirm.answeredByGrant(call.approval === 'approved' ? 'allow' : 'deny', call.name)}
+    </p>
+  );
+}
+
+/**
+ * A call a person decided without running it (docs/protocol.md "Decisions"): answered in the
+ * tool's place (the `settled` event said so, or the page's own mark), or withdrawn (not rejected).
+ */
+function DecidedInstead({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
+  if (call.answeredBy === 'person' || call.approval === 'responded') {
+    return (
+      <p className="toolgate-card-note" data-answered-by="person">
+        {labels.answeredByPerson}
+      </p>
+    );
+  }
+  if (call.approval !== 'cancelled') return null;
+  return (
+    <p className="toolgate-card-note" data-approval="cancelled">
+      <span className="toolgate-card-state">{labels.withdrawn}</span> <span>{labels.withdrawnWhy}</span>
+      {call.approvalReason !== undefined && (
+        <>
+          {' '}
+          <span className="toolgate-card-message">{call.approvalReason}</span>
+        </>
+      )}
     </p>
   );
 }

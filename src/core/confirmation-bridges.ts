@@ -70,6 +70,9 @@ export function approvedMark(args: JsonValue, context: Pick<ApprovalContext, 'ed
 export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationView, 'decidedBy'>): ApprovalMark | undefined {
   if (outcome.status === 'done') return undefined;
   if (outcome.status === 'expired') return { approval: 'expired' };
+  // A person answered in the tool's place, or withdrew the request: neither is a rejection.
+  if (outcome.status === 'responded') return { approval: 'responded' };
+  if (outcome.status === 'cancelled') return { approval: 'cancelled', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
   const reason = outcome.reason;
   return {
     approval: 'denied',
@@ -87,7 +90,14 @@ export function reasonOfOutcome(outcome: ConfirmationOutcome): string {
  * The server's `error` codes that refuse an answer the page sent, and the mark the call then gets:
  * too late (`expired`), or not an approval of what was asked (`refused`). Nothing ran either way.
  */
-const SERVER_REFUSALS = Object.freeze({ APPROVAL_EXPIRED: 'expired', FINGERPRINT_MISMATCH: 'refused', EDIT_REFUSED: 'refused' } as const);
+const SERVER_REFUSALS = Object.freeze({
+  APPROVAL_EXPIRED: 'expired',
+  FINGERPRINT_MISMATCH: 'refused',
+  EDIT_REFUSED: 'refused',
+  // docs/protocol.md "Signed approvals": a decision whose token was refused ran nothing.
+  APPROVAL_TOKEN_INVALID: 'refused',
+  RESPONSE_REFUSED: 'refused',
+} as const);
 
 /** Report through `onError`, which may itself throw: nothing safer is left to tell then, and the listener goes on. */
 function tell(onError: ErrorReporter | undefined, reason: string, detail: unknown, code: string): void {
@@ -132,6 +142,9 @@ export interface ApprovalRequestOptions {
  * - A request answered by a standing grant is sent with `automatic: true`.
  * - Deny sends `approved: false` with the reason (the server answers the call `REJECTED`, and the
  *   model hears the reason).
+ * - Every answer names its `decision`: `approve`, `deny`, `respond` (with the person's `output`,
+ *   which the call settles with instead of running) or `cancel` (withdrawn, not rejected).
+ * - A request with an `approvalToken` gets it back with the answer, unchanged.
  * - A request with `expiresAt` that nobody decided in time ends `expired`, and nothing is sent:
  *   the server ends it at that time and refuses a late decision.
  * - Arguments that cannot be shown (not JSON, no Web Crypto) are refused: `approved: false`,
@@ -159,7 +172,9 @@ export function answerToolApprovalRequest(
   const answer = (reply: Omit<Extract<ClientMessage, { type: 'tool.approval' }>, 'type' | 'requestId'>): void => {
     if (answered) return;
     answered = true;
-    send({ type: 'tool.approval', requestId: message.requestId, ...reply });
+    // A signed request's token goes back as it came: the server verifies it before anything runs.
+    const token = typeof message.approvalToken === 'string' ? { approvalToken: message.approvalToken } : {};
+    send({ type: 'tool.approval', requestId: message.requestId, ...reply, ...token });
   };
   const mark = (value: ApprovalMark | undefined): void => {
     if (value !== undefined) options.mark?.(value);
@@ -196,6 +211,7 @@ export function answerToolApprovalRequest(
         approved: true,
         toolName: context.toolName,
         ...(context.definition === null ? {} : { definitionFingerprint: context.definition.hex }),
+        decision: 'approve',
         fingerprint: context.fingerprint.hex,
         // Only an edit travels: the server runs the arguments it asked about unless the person changed them.
         ...(context.edited ? { arguments: args } : {}),
@@ -211,8 +227,19 @@ export function answerToolApprovalRequest(
       if (outcome.status === 'expired') return;
       // The call names another tool than the one shown: nothing is answered for it (docs/guarantees.md).
       if (outcome.status === 'refused' && outcome.code === APPROVAL_MISMATCH) return;
+      const bound = { toolName: request.toolName, ...(request.definition === null ? {} : { definitionFingerprint: request.definition.hex }) };
+      if (outcome.status === 'responded') {
+        // The person's answer is the call's result: the tool does not run (docs/protocol.md "Decisions").
+        answer({ approved: false, decision: 'respond', output: outcome.output, ...bound, fingerprint: request.fingerprint?.hex ?? '' });
+        return;
+      }
+      if (outcome.status === 'cancelled') {
+        answer({ approved: false, decision: 'cancel', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }), ...bound, fingerprint: request.fingerprint?.hex ?? '' });
+        return;
+      }
       answer({
         approved: false,
+        decision: 'deny',
         toolName: request.toolName,
         reason: reasonOfOutcome(outcome),
         fingerprint: request.fingerprint?.hex ?? '',
@@ -424,6 +451,9 @@ export interface AppToolApprovalQuery {
 export interface AppToolApprovalAnswer {
   approved: boolean;
   reason?: string;
+  /** `respond`: `output` is the call's result and the tool does not run; `cancel`: withdrawn, not rejected (docs/protocol.md "Decisions"). */
+  decision?: 'respond' | 'cancel';
+  output?: JsonValue;
   /** The person's edited arguments, checked by the tool's validator: what runs instead of those asked about. */
   arguments?: JsonValue;
 }
@@ -494,6 +524,8 @@ export function createAppToolApprovalHandler(
               return;
             }
             mark(query.callId, endedMark(outcome, view));
+            if (outcome.status === 'responded') return resolve({ approved: false, decision: 'respond', output: outcome.output });
+            if (outcome.status === 'cancelled') return resolve({ approved: false, decision: 'cancel', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
             resolve('reason' in outcome && outcome.reason !== undefined ? { approved: false, reason: outcome.reason } : { approved: false });
           },
         })

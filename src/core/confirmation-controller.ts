@@ -24,6 +24,7 @@ import type {
 } from './confirmation-types';
 import type { AllowGrantRefusal } from './tool-grants';
 import { APPROVAL_MISMATCH, toolMismatchReason } from './approval-binding';
+import { snapshotJson } from './json-value';
 
 /**
  * Create the confirmation controller: a queue of pending requests shown one at a time, and the
@@ -51,6 +52,9 @@ import { APPROVAL_MISMATCH, toolMismatchReason } from './approval-binding';
  *   declared, confirmed every time): `show` brings it to the dialog, with its second step.
  * - A request with `expiresAt` ends `expired` at that time unless decided first; a decision after
  *   it changes nothing.
+ * - Decisions are typed (docs/protocol.md "Decisions"): besides approve and deny, `respond(output)`
+ *   answers in the tool's place (the output is the call's result, nothing runs) and `cancel()`
+ *   withdraws the request (not a rejection).
  *
  * @example
  * const confirmations = createConfirmationController({ room });
@@ -112,6 +116,21 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       entry.decidedBy = PERSON;
       // `onClick={deny}` would pass an event as the reason: keep only strings.
       return flow.finish(entry, typeof reason === 'string' ? { status: 'denied', reason } : { status: 'denied' });
+    },
+    respond(output, target) {
+      const entry = due(queue.shown(target));
+      if (entry === null || !actionsOf(entry).respond) return false;
+      // What a person answers is the call's result: JSON only, copied and frozen like arguments.
+      const answer = snapshotJson(output, 'output');
+      if (!answer.ok) return false;
+      entry.decidedBy = PERSON;
+      return flow.finish(entry, { status: 'responded', output: answer.value });
+    },
+    cancel(reason, target) {
+      const entry = due(queue.any(target));
+      if (entry === null || !actionsOf(entry).cancel) return false;
+      entry.decidedBy = PERSON;
+      return flow.finish(entry, typeof reason === 'string' ? { status: 'cancelled', reason } : { status: 'cancelled' });
     },
     check: (target) => {
       const entry = queue.shown(target);

@@ -23,6 +23,8 @@
  * - `invoking`: `room.invokeTool` (or `onApprove`) in flight; nothing cancels it;
  * - `checking`: the application's `checkOutcome` in flight, after an unknown outcome;
  * - `done`, `denied`, `refused`, `failed`, `uncertain`, `expired`: the outcomes of the union;
+ * - `responded`: a person answered in the tool's place (their answer is the call's output; nothing ran);
+ * - `cancelled`: a person withdrew the request: not a rejection, and nothing ran;
  * - `withdrawn`: the requester took the request back before it was approved (its signal aborted).
  */
 export const CONFIRMATION_STATUSES = [
@@ -39,6 +41,8 @@ export const CONFIRMATION_STATUSES = [
   'failed',
   'uncertain',
   'expired',
+  'responded',
+  'cancelled',
   'withdrawn',
 ] as const;
 /**
@@ -70,7 +74,9 @@ export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
  * - `deny`, `withdraw`: a person said no; the requester took it back;
  * - `expire`: its time (`expiresAt`) ran out before anyone decided;
  * - `defer`: another request was brought to the dialog (`show`): the one under review waits its
- *   turn again, as if never shown.
+ *   turn again, as if never shown;
+ * - `respond`: a person answers in the tool's place (docs/protocol.md "Decisions");
+ * - `cancel`: a person withdraws the request (not a rejection).
  */
 export const CONFIRMATION_EVENTS = [
   'review',
@@ -91,6 +97,8 @@ export const CONFIRMATION_EVENTS = [
   'withdraw',
   'expire',
   'defer',
+  'respond',
+  'cancel',
 ] as const;
 /**
  * Something that can happen to a confirmation request (see {@link CONFIRMATION_TRANSITIONS}).
@@ -124,27 +132,27 @@ export type ConfirmationEvent = (typeof CONFIRMATION_EVENTS)[number];
  * - `failed --confirm|invoke-->` (retry) only for a read tool, or a write whose check found that it
  *   did not take effect.
  *
- * | state      | review    | edit    | keep      | submit   | revise | reject  | confirm    | invoke   | confirmed | succeed | fail   | lose      | check    | refuse  | deny   | withdraw  | expire  | defer |
- * |------------|-----------|---------|-----------|----------|--------|---------|------------|----------|-----------|---------|--------|-----------|----------|---------|--------|-----------|---------|-------|
- * | idle       | reviewing |         |           |          |        |         | confirming | invoking |           |         |        |           |          | refused | denied | withdrawn | expired |       |
- * | reviewing  |           | editing |           |          |        |         | confirming | invoking |           |         |        |           |          | refused | denied | withdrawn | expired | idle  |
- * | editing    |           |         | reviewing | revising |        |         |            |          |           |         |        |           |          |         | denied | withdrawn | expired |
- * | revising   |           |         |           |          | idle   | editing |            |          |           |         |        |           |          |         | denied | withdrawn | expired |
- * | confirming |           |         |           |          |        |         |            |          | invoking  |         |        |           |          | refused |        |           |         |
- * | invoking   |           |         |           |          |        |         |            |          |           | done    | failed | uncertain |          |         |        |           |         |
- * | checking   |           |         |           |          |        |         |            |          |           | done    | failed | uncertain |          |         |        |           |         |
- * | uncertain  |           |         |           |          |        |         | confirming | invoking |           |         |        |           | checking |         |        |           |         |
- * | failed     |           |         |           |          |        |         | confirming | invoking |           |         |        |           |          |         |        |           |         |
- * | done, denied, refused, expired, withdrawn: final                                                                                                                                   |
+ * | state      | review    | edit    | keep      | submit   | revise | reject  | confirm    | invoke   | confirmed | succeed | fail   | lose      | check    | refuse  | deny   | withdraw  | expire  | defer | respond   | cancel    |
+ * |------------|-----------|---------|-----------|----------|--------|---------|------------|----------|-----------|---------|--------|-----------|----------|---------|--------|-----------|---------|-------|-----------|-----------|
+ * | idle       | reviewing |         |           |          |        |         | confirming | invoking |           |         |        |           |          | refused | denied | withdrawn | expired |       |           | cancelled |
+ * | reviewing  |           | editing |           |          |        |         | confirming | invoking |           |         |        |           |          | refused | denied | withdrawn | expired | idle  | responded | cancelled |
+ * | editing    |           |         | reviewing | revising |        |         |            |          |           |         |        |           |          |         | denied | withdrawn | expired |       | responded | cancelled |
+ * | revising   |           |         |           |          | idle   | editing |            |          |           |         |        |           |          |         | denied | withdrawn | expired |       |           | cancelled |
+ * | confirming |           |         |           |          |        |         |            |          | invoking  |         |        |           |          | refused |        |           |         |       |           |           |
+ * | invoking   |           |         |           |          |        |         |            |          |           | done    | failed | uncertain |          |         |        |           |         |       |           |           |
+ * | checking   |           |         |           |          |        |         |            |          |           | done    | failed | uncertain |          |         |        |           |         |       |           |           |
+ * | uncertain  |           |         |           |          |        |         | confirming | invoking |           |         |        |           | checking |         |        |           |         |       |           |           |
+ * | failed     |           |         |           |          |        |         | confirming | invoking |           |         |        |           |          |         |        |           |         |       |           |           |
+ * | done, denied, refused, expired, responded, cancelled, withdrawn: final                                                                                                                                         |
  *
  * @example
  * CONFIRMATION_TRANSITIONS.reviewing.confirm // 'confirming'
  */
 export const CONFIRMATION_TRANSITIONS = {
-  idle: { review: 'reviewing', confirm: 'confirming', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
-  reviewing: { edit: 'editing', confirm: 'confirming', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn', expire: 'expired', defer: 'idle' },
-  editing: { keep: 'reviewing', submit: 'revising', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
-  revising: { revise: 'idle', reject: 'editing', deny: 'denied', withdraw: 'withdrawn', expire: 'expired' },
+  idle: { review: 'reviewing', confirm: 'confirming', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn', expire: 'expired', cancel: 'cancelled' },
+  reviewing: { edit: 'editing', confirm: 'confirming', invoke: 'invoking', refuse: 'refused', deny: 'denied', withdraw: 'withdrawn', expire: 'expired', defer: 'idle', respond: 'responded', cancel: 'cancelled' },
+  editing: { keep: 'reviewing', submit: 'revising', deny: 'denied', withdraw: 'withdrawn', expire: 'expired', respond: 'responded', cancel: 'cancelled' },
+  revising: { revise: 'idle', reject: 'editing', deny: 'denied', withdraw: 'withdrawn', expire: 'expired', cancel: 'cancelled' },
   confirming: { confirmed: 'invoking', refuse: 'refused' },
   invoking: { succeed: 'done', fail: 'failed', lose: 'uncertain' },
   checking: { succeed: 'done', fail: 'failed', lose: 'uncertain' },
@@ -154,6 +162,8 @@ export const CONFIRMATION_TRANSITIONS = {
   denied: {},
   refused: {},
   expired: {},
+  responded: {},
+  cancelled: {},
   withdrawn: {},
 } as const satisfies {
   readonly [S in ConfirmationStatus]: { readonly [E in ConfirmationEvent]?: ConfirmationStatus };
@@ -205,6 +215,9 @@ export const CONFIRMATION_EVENT_ROLES = {
   // A person must read it: the request ended without an answer, and nothing ran.
   expire: 'problem',
   defer: 'step',
+  // Both are a person's decision, reached while one may still say no: they end the request at once.
+  respond: 'decline',
+  cancel: 'decline',
 } as const satisfies { readonly [E in ConfirmationEvent]: 'step' | 'decision' | 'success' | 'problem' | 'decline' | 'withdrawal' };
 
 type Role = (typeof CONFIRMATION_EVENT_ROLES)[ConfirmationEvent];

@@ -34,8 +34,13 @@ export function createQueue(): Queue {
   const live = new Map<string, Entry>();
   const waiting: Entry[] = [];
   let current: Entry | null = null;
-  const idOf = (target: ConfirmationTarget | undefined): string | undefined =>
-    typeof target === 'object' && target !== null ? target.requestId : undefined;
+  const idOf = (target: ConfirmationTarget | undefined): string | undefined => {
+    if (typeof target !== 'object' || target === null) return undefined;
+    if (typeof target.requestId === 'string' || typeof target.callId !== 'string') return target.requestId;
+    // By the call it guards: the live request of that call, else an id that names none.
+    for (const entry of live.values()) if (entry.input.callId === target.callId) return entry.id;
+    return `no request guards call ${target.callId}`;
+  };
   const unqueue = (entry: Entry): void => {
     const at = waiting.indexOf(entry);
     if (at >= 0) waiting.splice(at, 1);

@@ -220,7 +220,10 @@ export function permits(entry: Entry, event: ConfirmationEvent): boolean {
     case 'check':
       return entry.checkOutcome !== undefined;
     case 'deny':
-      // A call that needs no confirmation is never shown, so nobody can deny it.
+    case 'cancel':
+    case 'respond':
+      // A call that needs no confirmation is never shown, so nobody can deny, withdraw or answer it.
+      // (The table offers `respond` only under review or in the editor: a person is looking at it.)
       return !entry.direct;
     default:
       return true;
@@ -279,6 +282,8 @@ export function actionsOf(entry: Entry): ConfirmationActions {
     edit: permits(entry, 'edit'),
     allowForSession: approve && allowGrantRefusal(entry.descriptor) === undefined,
     denyForSession: deciding,
+    respond: permits(entry, 'respond'),
+    cancel: permits(entry, 'cancel'),
   });
 }
 

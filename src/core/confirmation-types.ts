@@ -18,7 +18,8 @@ import type { DefinitionFingerprint, ToolDefinition, ToolDefinitionPart } from '
  * How a request ended: done (with the room's own response as `output`), denied by the person,
  * refused by the room before anything ran, failed (the room answered no), uncertain (no answer
  * came: it may have taken effect; never retried by itself), or expired (its `expiresAt` passed
- * before anyone decided: nothing ran). `fingerprint` is the full SHA-256 hex of the canonical
+ * before anyone decided: nothing ran), responded (a person's answer replaces running the tool) or
+ * cancelled (a person withdrew it: not a rejection). `fingerprint` is the full SHA-256 hex of the canonical
  * arguments that ran; `confirmationId` is `null` for a call that needed no confirmation (or went
  * through `onApprove`, without a room).
  *
@@ -31,7 +32,11 @@ export type ConfirmationOutcome =
   | { readonly status: 'refused'; readonly reason: string; readonly code?: 'approval-mismatch' }
   | { readonly status: 'failed'; readonly reason: string }
   | { readonly status: 'uncertain'; readonly reason: string }
-  | { readonly status: 'expired' };
+  | { readonly status: 'expired' }
+  /** A person answered in the tool's place: `output` is the call's result, and nothing ran. */
+  | { readonly status: 'responded'; readonly output: JsonValue }
+  /** A person withdrew the request: not a rejection (the model is told it was cancelled), and nothing ran. */
+  | { readonly status: 'cancelled'; readonly reason?: string };
 
 /**
  * The statuses that are outcomes (the union of docs/protocol.md, "Confirmation").
@@ -245,6 +250,10 @@ export interface ConfirmationActions {
   readonly allowForSession: boolean;
   /** Deny it and deny its tool for the rest of the session. */
   readonly denyForSession: boolean;
+  /** Answer in the tool's place (the request is shown and a person is deciding it). */
+  readonly respond: boolean;
+  /** Withdraw it: not a rejection. */
+  readonly cancel: boolean;
 }
 
 /**
@@ -330,9 +339,12 @@ export interface ConfirmationState {
  *
  * @example
  * confirmations.approve({ requestId: idHeardBySpeech });
+ * confirmations.respond({ answer: 'Use the shared drive' }, { callId: 'call_7' });
  */
 export interface ConfirmationTarget {
   requestId?: string;
+  /** Or the request that guards this tool call (`requestId` wins when both are given). */
+  callId?: string;
 }
 
 /**
@@ -447,6 +459,14 @@ export interface ConfirmationController {
   approve(target?: ConfirmationTarget): boolean;
   /** Deny a request not yet approved (the shown one by default). Calls nothing in the room. */
   deny(reason?: string, target?: ConfirmationTarget): boolean;
+  /**
+   * Answer the shown request in the tool's place: `output` (JSON, snapshotted and frozen) becomes
+   * the call's result, marked as answered by a person, and nothing runs. Returns whether it did;
+   * an output that is not JSON answers nothing.
+   */
+  respond(output: unknown, target?: ConfirmationTarget): boolean;
+  /** Withdraw a request not yet approved (the shown one by default): it ends `cancelled`, not denied, and nothing runs. */
+  cancel(reason?: string, target?: ConfirmationTarget): boolean;
   /** Run the application's check on the shown `uncertain` request. */
   check(target?: ConfirmationTarget): boolean;
   /** Deliberate retry of the shown request when allowed; takes a new confirmation on the room path. */

@@ -9,6 +9,7 @@ export {
   type ServerMessage,
   type ToolEvent,
   type ToolResult,
+  type ToolDecision,
   type ToolResultCode,
   type ToolRisk,
   type ToolStreamEvent,

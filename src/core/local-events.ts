@@ -17,7 +17,7 @@ import type { JsonValue } from './json-value';
  * @example
  * const waiting = (call: ToolCall) => call.approval === ('awaiting' satisfies ToolApproval);
  */
-export type ToolApproval = 'awaiting' | 'approved' | 'denied' | 'expired' | 'refused';
+export type ToolApproval = 'awaiting' | 'approved' | 'denied' | 'expired' | 'refused' | 'responded' | 'cancelled';
 
 /**
  * The approval states, waiting first; `refused`: the server refused the page's answer (a wrong
@@ -26,7 +26,7 @@ export type ToolApproval = 'awaiting' | 'approved' | 'denied' | 'expired' | 'ref
  * @example
  * TOOL_APPROVALS.includes(value as ToolApproval)
  */
-export const TOOL_APPROVALS: readonly ToolApproval[] = ['awaiting', 'approved', 'denied', 'expired', 'refused'];
+export const TOOL_APPROVALS: readonly ToolApproval[] = ['awaiting', 'approved', 'denied', 'expired', 'refused', 'responded', 'cancelled'];
 
 /**
  * What the page marks on a call about its approval (`store.getState().markApproval(callId, mark)`).

@@ -87,6 +87,8 @@ export interface ToolCallFields {
   readonly approvalGrant: string | undefined;
   /** Why the approval was denied or expired, when the page said. */
   readonly approvalReason: string | undefined;
+  /** `'person'`: a person's answer replaced running the tool (its `settled` said so); `output` is theirs. */
+  readonly answeredBy: 'person' | undefined;
   /** Who cancelled: the user here (`local`, at once) or the server. */
   readonly cancelledBy: 'local' | 'server' | undefined;
   /** A `settled` that arrived after a local cancel: cancellation cannot undo a committed effect. */
@@ -146,6 +148,7 @@ export const TOOL_CALL_KEYS = [
   'approvalEdited',
   'approvalGrant',
   'approvalReason',
+  'answeredBy',
   'cancelledBy',
   'lateOutcome',
   'startedAt',
@@ -233,6 +236,7 @@ class ToolCallRecord implements ToolCall {
     self.approvalEdited = f.approvalEdited;
     self.approvalGrant = f.approvalGrant;
     self.approvalReason = f.approvalReason;
+    self.answeredBy = f.answeredBy;
     self.cancelledBy = f.cancelledBy;
     self.lateOutcome = f.lateOutcome;
     self.startedAt = f.startedAt;
@@ -297,6 +301,7 @@ class ToolCallRecord implements ToolCall {
       approvalEdited: this.approvalEdited,
       approvalGrant: this.approvalGrant,
       approvalReason: this.approvalReason,
+      answeredBy: this.answeredBy,
       cancelledBy: this.cancelledBy,
       lateOutcome: this.lateOutcome,
       startedAt: this.startedAt,

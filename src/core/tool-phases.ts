@@ -224,7 +224,13 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     },
   },
   settled: {
-    fields: { ok: rules.boolean, code: rules.optional(rules.string), message: rules.optional(rules.string), output: rules.optional(rules.json) },
+    fields: {
+      ok: rules.boolean,
+      code: rules.optional(rules.string),
+      message: rules.optional(rules.string),
+      output: rules.optional(rules.json),
+      answeredBy: rules.optional(rules.oneOf(['person'], "'person'")),
+    },
     moves: { issued: 'settled' },
     afterLocalCancel: 'late-outcome',
     defaults: { ok: true },
@@ -241,6 +247,7 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
         changes.output = e.output as JsonValue;
         changes.outputPreliminary = false;
       }
+      if (e.answeredBy === 'person') changes.answeredBy = 'person';
       return { call: updateToolCall(call, changes) };
     },
   },

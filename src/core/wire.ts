@@ -131,6 +131,8 @@ export interface ToolStreamSettledEvent extends Sequenced {
   message?: string;
   /** The final result (JSON). */
   output?: unknown;
+  /** `'person'`: a person's answer replaced running the tool (a `respond` decision); `output` is theirs. */
+  answeredBy?: 'person';
 }
 
 /**
@@ -286,7 +288,25 @@ export type ClientMessage =
       toolName?: string;
       /** The fingerprint of the tool's definition the request was answered for, where the page knew it. Optional on the wire. */
       definitionFingerprint?: string;
+      /**
+       * The kind of decision (docs/protocol.md "Decisions"). Without it, `approved` says which:
+       * approve or deny. `respond`: `output` is the call's result and the tool does not run;
+       * `cancel`: the request is withdrawn, not rejected. `approved` is `true` only for `approve`.
+       */
+      decision?: ToolDecision;
+      /** A `respond` decision's answer (JSON): the call settles with it, marked as answered by a person. */
+      output?: JsonValue;
+      /** The request's `approvalToken`, returned as it came: a server that signs its requests runs nothing without it. */
+      approvalToken?: string;
     };
+
+/**
+ * The four kinds of a person's decision on an approval request.
+ *
+ * @example
+ * const decision: ToolDecision = 'respond';
+ */
+export type ToolDecision = 'approve' | 'deny' | 'respond' | 'cancel';
 
 /**
  * The server asks the page to run one of its app tools.
@@ -331,6 +351,8 @@ export interface ToolApprovalRequestMessage {
   description?: string;
   /** The JSON Schema of the tool's arguments, as the server declares it: part of its definition fingerprint. Optional. */
   parameters?: Record<string, unknown>;
+  /** The server's signature of this request: the page returns it with its decision, unchanged. */
+  approvalToken?: string;
 }
 
 /**

@@ -163,6 +163,17 @@ export interface ConfirmToolLabels {
   holdHint: (approve: string) => string;
   /** The press-and-hold confirm step: said while holding. */
   holding: string;
+  /** Opens the answer a person gives in the tool's place (docs/protocol.md "Decisions"). */
+  respond: string;
+  /** The answer field (JSON text) and its hint. */
+  respondEditor: string;
+  respondHint: string;
+  /** Sends the answer: the call settles with it, and the tool does not run. */
+  submitRespond: string;
+  /** Leaves the answer without sending it. */
+  cancelRespond: string;
+  /** Withdraws the request: not a rejection; the model is told it was cancelled. */
+  withdraw: string;
 }
 
 /**
@@ -199,6 +210,8 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
     failed: 'Failed',
     uncertain: 'Outcome unknown',
     expired: 'Expired',
+    responded: 'Answered by you',
+    cancelled: 'Withdrawn',
     withdrawn: 'Withdrawn',
     editing: 'Editing the arguments',
     revising: 'Checking your edit…',
@@ -262,6 +275,12 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
     'every-time': 'Confirmed every time: approved only in its own review.',
   },
   batchReview: 'Review',
+  respond: 'Respond instead',
+  respondEditor: 'Your answer (JSON)',
+  respondHint: 'Your answer is the result the model receives; the tool does not run.',
+  submitRespond: 'Send answer',
+  cancelRespond: 'Back',
+  withdraw: 'Withdraw request',
   expiresIn: (time) => `Expires in ${time}`,
   expiresSoon: (time) => `This request expires in ${time}.`,
   expiryFixed: 'The deadline is fixed: it cannot be extended.',

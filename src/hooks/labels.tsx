@@ -97,6 +97,11 @@ export interface ToolgateLabels {
   ranArguments: string;
   /** A call whose approval ended without running: `refused` by the server, or `expired` before it was answered (in time). */
   approvalEnded: Record<'refused' | 'expired', string>;
+  /** A call a person answered in the tool's place (a `respond` decision): the tool did not run. */
+  answeredByPerson: string;
+  /** A call whose request a person withdrew (a `cancel` decision): its status, and what it means. */
+  withdrawn: string;
+  withdrawnWhy: string;
   /** Marks those arguments: a person edited them, or the server's check changed them before they ran. */
   argumentsEdited: string;
   argumentsRewritten: string;
@@ -216,6 +221,9 @@ export const defaultLabels: ToolgateLabels = {
     refused: 'The server refused this approval: nothing ran.',
     expired: 'The approval request expired before the answer counted: nothing ran.',
   },
+  answeredByPerson: 'Answered by a person: the tool did not run, and this answer is its result.',
+  withdrawn: 'Withdrawn',
+  withdrawnWhy: 'The request was withdrawn before it ran. It was not rejected.',
   argumentsEdited: 'Edited before approval',
   argumentsRewritten: 'Changed before it ran',
   renderFailed: (toolName) => `The view of ${toolName} failed`,
@@ -320,6 +328,8 @@ export function statusText(
 ): string {
   // A call that waits for a person is not running: it says so until they decide (or it ends).
   if (call.approval === 'awaiting' && !isTerminalStatus(call.status)) return labels.awaitingApproval;
+  // A person withdrew the request: not a rejection, and not a cancel by the page or the server.
+  if (call.approval === 'cancelled') return labels.withdrawn;
   // Nor is an app tool's call that waits its turn in the page, or whose arguments are being checked.
   if (!isTerminalStatus(call.status) && (call.appStatus === 'queued' || call.appStatus === 'validating')) return labels.appCall[call.appStatus];
   if (call.status !== 'settled' || call.ok !== false) return labels.status[call.status];

@@ -47,6 +47,10 @@ export interface ToolConfirmationActions {
   allowForSession: () => boolean;
   /** Deny it and deny its tool for the rest of the session, with an optional reason. */
   denyForSession: (reason?: string) => boolean;
+  /** Answer in the tool's place: `output` (JSON) is the call's result and nothing runs. */
+  respond: (output: unknown) => boolean;
+  /** Withdraw the request: not a rejection; nothing runs. */
+  cancel: (reason?: string) => boolean;
 }
 
 /**
@@ -90,6 +94,8 @@ function useBoundActions(controller: ConfirmationController, requestId: string |
       submitEdit: (draft: unknown) => controller.submitEdit(draft, target),
       allowForSession: () => controller.allowForSession(target),
       denyForSession: (reason?: string) => controller.denyForSession(typeof reason === 'string' ? reason : undefined, target),
+      respond: (output: unknown) => controller.respond(output, target),
+      cancel: (reason?: string) => controller.cancel(typeof reason === 'string' ? reason : undefined, target),
     };
   }, [controller, requestId]);
 }

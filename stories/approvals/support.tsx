@@ -83,7 +83,13 @@ export function useStoryClock(speed: number): ManualClock {
 }
 
 const describeOutcome = (outcome: ConfirmationOutcome): string =>
-  outcome.status === 'done' || outcome.status === 'expired' ? outcome.status : outcome.status === 'denied' ? `denied${outcome.reason ? `: ${outcome.reason}` : ''}` : `${outcome.status}: ${outcome.reason}`;
+  outcome.status === 'done' || outcome.status === 'expired'
+    ? outcome.status
+    : outcome.status === 'responded'
+      ? `responded: ${JSON.stringify(outcome.output)}`
+      : outcome.status === 'denied' || outcome.status === 'cancelled'
+        ? `${outcome.status}${outcome.reason ? `: ${outcome.reason}` : ''}`
+        : `${outcome.status}: ${outcome.reason}`;
 
 /**
  * The page: "Propose" queues `proposals` on its controller; what ran and every outcome are listed

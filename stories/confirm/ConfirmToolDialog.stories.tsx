@@ -542,6 +542,58 @@ export const WithoutARoom: Story = {
   },
 };
 
+/**
+ * "Respond instead" (docs/protocol.md "Decisions"): a person answers in the tool's place. Their
+ * JSON is the call's result, marked as answered by a person, and `onApprove` never runs. Driven
+ * by keyboard: the field takes focus when opened.
+ */
+export const RespondInstead: Story = {
+  render: ({ speed }) => (
+    <Proposal
+      speed={speed}
+      noRoom
+      toolName="lookup_customer"
+      descriptor={{ effect: 'read', risk: 'low', requiresConfirmation: true, title: 'Look up a customer' }}
+      arguments={{ email: 'ada@example.test' }}
+      onApprove={() => ({ looked: 'up' })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    const open = await waitFor(() => within(dialog).getByRole('button', { name: 'Respond instead' }));
+    open.focus();
+    await userEvent.keyboard('{Enter}');
+    const field = within(dialog).getByRole('textbox', { name: 'Your answer (JSON)' });
+    await waitFor(() => expect(field).toHaveFocus());
+    await userEvent.type(field, '{{"name": "Ada", "plan": "pro"}');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send answer' }));
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toBe('responded: {"name":"Ada","plan":"pro"}');
+  },
+};
+
+/** "Withdraw request": the request is taken back (cancelled), which is not a rejection; nothing runs. */
+export const WithdrawRequest: Story = {
+  render: ({ speed }) => (
+    <Proposal
+      speed={speed}
+      noRoom
+      toolName="insert_text"
+      descriptor={{ effect: 'write', risk: 'low', requiresConfirmation: true, title: 'Insert text in the document' }}
+      arguments={{ blockId: 'b7', text: 'Hello from the agent' }}
+      onApprove={(args) => ({ inserted: args })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const dialog = await openDialog(canvasElement);
+    const withdraw = await waitFor(() => within(dialog).getByRole('button', { name: 'Withdraw request' }));
+    withdraw.focus();
+    await userEvent.keyboard('{Enter}');
+    await untilClosed(canvasElement);
+    await expect(outcomesText(canvasElement)).toBe('cancelled');
+  },
+};
+
 /* -------------------------------------------------------------- dark theme */
 
 /** The high-risk review in the dark theme (axe checks its contrast too). */

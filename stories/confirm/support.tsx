@@ -45,6 +45,10 @@ export function describeOutcome(outcome: ConfirmationOutcome): string {
       return outcome.reason === undefined ? 'denied' : `denied: ${outcome.reason}`;
     case 'expired':
       return 'expired';
+    case 'responded':
+      return `responded: ${JSON.stringify(outcome.output)}`;
+    case 'cancelled':
+      return outcome.reason === undefined ? 'cancelled' : `cancelled: ${outcome.reason}`;
     default:
       return `${outcome.status}: ${outcome.reason}`;
   }

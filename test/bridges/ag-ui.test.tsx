@@ -279,6 +279,39 @@ describe('approval interrupts', () => {
     expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: false, code: 'REJECTED', approval: 'denied' });
   });
 
+  it('withdraw resumes cancelled (not resolved, not a denial), and the card says cancelled; nothing runs', async () => {
+    const { bridge, server } = await setup(deleteScript);
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} />);
+    const done = bridge.run();
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Withdraw request' }));
+    await act(async () => {
+      await done;
+    });
+    expect(server.inputs[1]!.resume).toEqual([{ interruptId: 'int-1', status: 'cancelled' }]);
+    expect(calls(bridge)[0]?.approval).toBe('cancelled');
+    expect(calls(bridge)[0]?.code).not.toBe('REJECTED');
+  });
+
+  it('respond resumes resolved with the person’s answer, and the card settles with it, answered by a person', async () => {
+    const { bridge, server } = await setup(deleteScript);
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} />);
+    const done = bridge.run();
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Respond instead' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Your answer (JSON)' }), '{{"kept": true}');
+    await user.click(within(dialog).getByRole('button', { name: 'Send answer' }));
+    await act(async () => {
+      await done;
+    });
+    expect(server.inputs[1]!.resume).toEqual([
+      { interruptId: 'int-1', status: 'resolved', payload: { approved: false, decision: 'respond', output: { kept: true } }, metadata: { toolgate: { toolName: 'deleteFile', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) } } },
+    ]);
+    expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: true, output: { kept: true }, answeredBy: 'person', approval: 'responded' });
+  });
+
   it('an interrupt past its expiry is cancelled, never answered', async () => {
     const { bridge, server, reported } = await setup((_input, run) =>
       run === 1

@@ -207,6 +207,35 @@ describe("the chat's approval requests", () => {
     expect(server.log.deleted).toEqual([]);
   });
 
+  it('withdraw: answered with addToolApprovalResponse as a denial whose reason says cancelled, not rejected; the card says cancelled; nothing runs', async () => {
+    const { bridge, chat, server } = await setup(approvalTurns());
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Delete the report' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Withdraw request' }));
+    await waitFor(() => expect(server.requests).toHaveLength(2));
+    const sent = server.requests[1]!.at(-1)!.parts.find((p) => p.type === 'tool-deleteFile');
+    expect(sent).toMatchObject({ approval: { approved: false, reason: expect.stringMatching(/^cancelled: the person withdrew the request/) } });
+    expect(calls(bridge)[0]?.approval).toBe('cancelled');
+    expect(server.log.deleted).toEqual([]);
+  });
+
+  it('respond: the SDK has no respond, so the answer goes back as the tool output (addToolOutput), marked answered by a person; nothing runs', async () => {
+    const { bridge, chat, server } = await setup(approvalTurns());
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} chat={chat} />);
+    await act(() => chat.sendMessage({ text: 'Delete the report' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Respond instead' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Your answer (JSON)' }), '{{"deleted": "nothing: kept for the audit"}');
+    await user.click(within(dialog).getByRole('button', { name: 'Send answer' }));
+    await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: true, output: { deleted: 'nothing: kept for the audit' }, answeredBy: 'person', approval: 'responded' }));
+    const part = lastParts(chat).find((p) => p.type === 'tool-deleteFile');
+    expect(part).toMatchObject({ state: 'output-available', output: { deleted: 'nothing: kept for the audit' } });
+    expect(server.log.deleted).toEqual([]);
+  });
+
   it('are bound to the snapshot the person saw: arguments changed in the chat meanwhile are answered as a denial', async () => {
     const { bridge, chat, server, reported } = await setup(approvalTurns());
     const user = userEvent.setup();

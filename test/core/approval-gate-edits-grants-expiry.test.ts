@@ -46,6 +46,7 @@ describe("the server's gate: edits, grants, expiry, reasons and marks", () => {
       approved: true,
       toolName: expect.any(String),
       definitionFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+      decision: 'approve',
       fingerprint: sha256('{"service":"billing","version":"2.4.1"}'),
       arguments: { service: 'billing', version: '2.4.1' },
     });

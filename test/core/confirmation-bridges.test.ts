@@ -112,7 +112,7 @@ describe('the server’s before-tool-call gate (tool.approval-request -> tool.ap
     await outcome;
     expect(sent).toEqual([
       // The answer names the tool shown and the fingerprint of its definition, so the server can check both.
-      { type: 'tool.approval', requestId: 'r1', approved: true, toolName: 'delete_file', definitionFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), fingerprint: sha256('{"force":true,"path":"/tmp/x"}') },
+      { type: 'tool.approval', requestId: 'r1', approved: true, decision: 'approve', toolName: 'delete_file', definitionFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), fingerprint: sha256('{"force":true,"path":"/tmp/x"}') },
     ]);
   });
 
@@ -124,7 +124,7 @@ describe('the server’s before-tool-call gate (tool.approval-request -> tool.ap
     confirmations.deny('keep that file');
     await outcome;
     expect(sent).toEqual([
-      { type: 'tool.approval', requestId: 'r1', approved: false, reason: 'keep that file', toolName: 'delete_file', definitionFingerprint: view.definition?.hex, fingerprint: view.fingerprint?.hex },
+      { type: 'tool.approval', requestId: 'r1', approved: false, decision: 'deny', reason: 'keep that file', toolName: 'delete_file', definitionFingerprint: view.definition?.hex, fingerprint: view.fingerprint?.hex },
     ]);
   });
 
@@ -134,7 +134,7 @@ describe('the server’s before-tool-call gate (tool.approval-request -> tool.ap
     const result = await answerToolApprovalRequest(confirmations, gateRequest({ arguments: { path: '\udc00' } }), (m) => sent.push(m));
     expect(result.status).toBe('refused');
     expect(sent).toEqual([
-      { type: 'tool.approval', requestId: 'r1', approved: false, reason: expect.stringMatching(/lone surrogate/), toolName: 'delete_file', fingerprint: '' },
+      { type: 'tool.approval', requestId: 'r1', approved: false, decision: 'deny', reason: expect.stringMatching(/lone surrogate/), toolName: 'delete_file', fingerprint: '' },
     ]);
   });
 

@@ -80,7 +80,7 @@ describe('the confirmation transition table', () => {
   });
 
   it('types the outcome as the protocol’s union, exactly', () => {
-    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain' | 'expired'>();
+    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain' | 'expired' | 'responded' | 'cancelled'>();
     expectTypeOf<Extract<ConfirmationOutcome, { status: 'done' }>>().toEqualTypeOf<{
       readonly status: 'done';
       readonly output: unknown;
@@ -100,12 +100,12 @@ describe('what the table says, derived from it', () => {
   });
 
   it('calls final the statuses no event leaves', () => {
-    expect(sorted(confirmationStatusSets().final)).toEqual(['denied', 'done', 'expired', 'refused', 'withdrawn']);
+    expect(sorted(confirmationStatusSets().final)).toEqual(['cancelled', 'denied', 'done', 'expired', 'refused', 'responded', 'withdrawn']);
   });
 
   it("finds the protocol's outcome union in the statuses a success, a problem or a decline reaches", () => {
-    expect(sorted(confirmationStatusSets().outcome)).toEqual(['denied', 'done', 'expired', 'failed', 'refused', 'uncertain']);
-    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain' | 'expired'>();
+    expect(sorted(confirmationStatusSets().outcome)).toEqual(['cancelled', 'denied', 'done', 'expired', 'failed', 'refused', 'responded', 'uncertain']);
+    expectTypeOf<ConfirmationOutcome['status']>().toEqualTypeOf<'done' | 'denied' | 'refused' | 'failed' | 'uncertain' | 'expired' | 'responded' | 'cancelled'>();
   });
 
   it('holds on screen the outcomes a problem reaches: refused, failed, uncertain, expired', () => {
@@ -124,7 +124,7 @@ describe('what the table says, derived from it', () => {
 
   it('knows the way from idle to the first end, and what ends a request', () => {
     expect(sorted(confirmationStatusSets().beforeEnd)).toEqual(['confirming', 'editing', 'idle', 'invoking', 'reviewing', 'revising']);
-    expect(sorted(confirmationStatusSets().ended)).toEqual(['denied', 'done', 'expired', 'failed', 'refused', 'uncertain', 'withdrawn']);
+    expect(sorted(confirmationStatusSets().ended)).toEqual(['cancelled', 'denied', 'done', 'expired', 'failed', 'refused', 'responded', 'uncertain', 'withdrawn']);
   });
 
   it('reaches each outcome by exactly one event, so an outcome names the event that settles it', () => {
@@ -142,6 +142,8 @@ describe('what the table says, derived from it', () => {
       failed: ['fail'],
       uncertain: ['lose'],
       expired: ['expire'],
+      responded: ['respond'],
+      cancelled: ['cancel'],
     });
   });
 });

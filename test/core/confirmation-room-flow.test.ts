@@ -157,7 +157,7 @@ describe('the room flow: approve, confirmTool, invokeTool', () => {
 
     const view = await shown(confirmations, 'refused');
     expect(view.outcome).toEqual({ status: 'refused', reason: expect.stringContaining('missing tool:confirm:transfer') });
-    expect(view.can).toEqual({ approve: false, deny: false, check: false, retry: false, dismiss: true, edit: false, allowForSession: false, denyForSession: false });
+    expect(view.can).toEqual({ approve: false, deny: false, check: false, retry: false, dismiss: true, edit: false, allowForSession: false, denyForSession: false, respond: false, cancel: false });
     expect(room.calls.filter((c) => c.method === 'invokeTool')).toEqual([]);
     expect(room.effects).toEqual([]);
 

@@ -5,6 +5,7 @@ import {
   TOOL_RESULT_CODES,
   TOOL_STREAM_PHASES,
   type ConfirmationOutcome,
+  type JsonValue,
   type LocalToolEvent,
   type ServerMessage,
   type ToolCall,
@@ -79,7 +80,7 @@ describe('tool events', () => {
     // A local interrupt or an approval mark is a LocalToolEvent: no session event has its type.
     expectTypeOf<Extract<ToolEvent, { type: LocalToolEvent['type'] }>>().toBeNever();
     const local = {} as LocalToolEvent;
-    if (local.type === 'approval') expectTypeOf(local.mark.approval).toEqualTypeOf<'awaiting' | 'approved' | 'denied' | 'expired' | 'refused'>();
+    if (local.type === 'approval') expectTypeOf(local.mark.approval).toEqualTypeOf<'awaiting' | 'approved' | 'denied' | 'expired' | 'refused' | 'responded' | 'cancelled'>();
     else expectTypeOf(local.turnId).toEqualTypeOf<string | undefined>();
   });
 
@@ -164,6 +165,12 @@ describe('calls and outcomes', () => {
         break;
       case 'expired':
         expectTypeOf(outcome).toEqualTypeOf<{ readonly status: 'expired' }>();
+        break;
+      case 'responded':
+        expectTypeOf(outcome.output).toEqualTypeOf<JsonValue>();
+        break;
+      case 'cancelled':
+        expectTypeOf(outcome.reason).toEqualTypeOf<string | undefined>();
         break;
       default:
         expectTypeOf(outcome).toBeNever();

@@ -65,7 +65,7 @@ describe('bad input: an approval of the gate for other arguments', () => {
     const request = requests[0]!;
     // What the model wrote ("latest"), not what the gate asks about (a pinned release).
     const other = await fingerprintJson({ service: 'billing', version: 'latest', environment: 'production' });
-    session.send({ type: 'tool.approval', requestId: request['requestId'] as string, approved: true, fingerprint: other.hex });
+    session.send({ type: 'tool.approval', requestId: request['requestId'] as string, approvalToken: request['approvalToken'] as string, approved: true, fingerprint: other.hex });
     await vi.waitFor(() => expect(events.some((e) => e['type'] === 'turn.ended' && e['turnId'] === turnId)).toBe(true), { timeout: WAIT_MS });
 
     expect(reasons).toEqual([expect.stringMatching(/FINGERPRINT_MISMATCH: the approval does not match the arguments/)]);

@@ -86,6 +86,7 @@ describe('a server request marked editable', () => {
       type: 'tool.approval',
       requestId: 'q1',
       approved: true,
+      decision: 'approve',
       arguments: { amount: 40 },
       fingerprint: (await fingerprintJson({ amount: 40 })).hex,
       toolName: expect.any(String),

@@ -160,7 +160,7 @@ describe('reference server: app tools', () => {
     await client.waitFor((f) => f.type === 'turn.started');
     await timer.advance(10_000);
     const request = await client.waitFor((f) => f.type === 'tool.approval-request');
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(request.arguments) });
     await client.waitFor((f) => f.phase === 'progress');
     client.send({ type: 'turn.interrupt', turnId: request.turnId });
     await client.waitFor((f) => f.phase === 'cancelled');

@@ -32,7 +32,7 @@ describe('reference server: edit, then approve', () => {
     expect(request).toMatchObject({ editable: true, arguments: { service: 'billing', version: 'latest', environment: 'production' } });
     // Keys in another order: the fingerprint is of the canonical form, not of the text sent.
     const edit = { version: '2.7.0', environment: 'staging', service: 'billing' };
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, arguments: edit, fingerprint: fingerprintOf(edit) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, arguments: edit, fingerprint: fingerprintOf(edit) });
     expect(await settledOf(client, request)).toMatchObject({ ok: true });
     expect(accepted()).toEqual([
       expect.objectContaining({ toolName: 'deploy_service', arguments: edit, argumentsHash: fingerprintOf(edit), approval: { automatic: false, edited: true } }),
@@ -43,7 +43,7 @@ describe('reference server: edit, then approve', () => {
     const { client, request } = await gated({});
     expect(request.editable).toBeUndefined();
     const edit = { ...request.arguments, environment: 'staging' };
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, arguments: edit, fingerprint: fingerprintOf(edit) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, arguments: edit, fingerprint: fingerprintOf(edit) });
     expect(await client.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'EDIT_REFUSED', requestId: request.requestId });
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
     expect(accepted()).toEqual([]);
@@ -53,7 +53,7 @@ describe('reference server: edit, then approve', () => {
   it("refuses an edit that breaks the tool's schema as INVALID, and runs nothing", async () => {
     const { client, request, welcome } = await gated({ editable: true });
     const edit = { service: 'billing', version: '2.7.0', environment: 'moon' };
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, arguments: edit, fingerprint: fingerprintOf(edit) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, arguments: edit, fingerprint: fingerprintOf(edit) });
     expect(await client.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'EDIT_REFUSED' });
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'INVALID' });
     expect(server().session(welcome.sessionId as string)!.results.get(request.callId as string)).toMatchObject({ ok: false, code: 'INVALID', message: expect.stringMatching(/environment/) });
@@ -63,7 +63,7 @@ describe('reference server: edit, then approve', () => {
   it('refuses an edit whose fingerprint is not that of the edit (the original arguments’), and runs nothing', async () => {
     const { client, request } = await gated({ editable: true });
     const edit = { ...request.arguments, environment: 'staging' };
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, arguments: edit, fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, arguments: edit, fingerprint: fingerprintOf(request.arguments) });
     expect(await client.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'FINGERPRINT_MISMATCH' });
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
     expect(accepted()).toEqual([]);
@@ -71,7 +71,7 @@ describe('reference server: edit, then approve', () => {
 
   it('still runs the arguments asked about when an editable request is approved unedited', async () => {
     const { client, request } = await gated({ editable: true });
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments), automatic: true });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(request.arguments), automatic: true });
     expect(await settledOf(client, request)).toMatchObject({ ok: true });
     // A grant's answer: the effect record says so, beside the arguments.
     expect(accepted()).toEqual([expect.objectContaining({ arguments: request.arguments, approval: { automatic: true, edited: false } })]);
@@ -89,7 +89,7 @@ describe('reference server: expiry', () => {
     await timer.advance(1);
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
     expect(server().session(welcome.sessionId as string)!.results.get(request.callId as string)).toMatchObject({ ok: false, code: 'REJECTED', message: expect.stringMatching(/expired/) });
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(request.arguments) });
     expect(await client.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'APPROVAL_EXPIRED', requestId: request.requestId });
     expect(accepted()).toEqual([]);
     expect(server().ignored).toEqual([expect.objectContaining({ message: 'tool.approval', reason: 'expired' })]);
@@ -98,7 +98,7 @@ describe('reference server: expiry', () => {
   it('runs a request approved in time, and its expiry then changes nothing', async () => {
     const timer = createManualTimer();
     const { client, request } = await gated({ expiresInMs: 30_000 }, { timer, speed: Infinity });
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(request.arguments) });
     expect(await settledOf(client, request)).toMatchObject({ ok: true });
     await timer.advance(60_000);
     await client.roundTrip();
@@ -110,7 +110,7 @@ describe('reference server: expiry', () => {
 describe('reference server: deny with a reason', () => {
   it("makes the person's reason the call's result, the one the model reads", async () => {
     const { client, request, welcome } = await gated({ editable: true });
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: false, reason: 'billing is frozen this week', fingerprint: '' });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: false, reason: 'billing is frozen this week', fingerprint: '' });
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
     expect(server().session(welcome.sessionId as string)!.results.get(request.callId as string)).toEqual({
       ok: false,
@@ -122,7 +122,7 @@ describe('reference server: deny with a reason', () => {
 
   it("records a grant's deny as automatic in the effect record", async () => {
     const { client, request } = await gated({});
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: false, reason: 'denied for this session', automatic: true });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: false, reason: 'denied for this session', automatic: true });
     expect(await settledOf(client, request)).toMatchObject({ ok: false, code: 'REJECTED' });
     expect(server().effects).toEqual([expect.objectContaining({ outcome: 'refused', reason: 'denied for this session', approval: { automatic: true, edited: false } })]);
   });

@@ -38,7 +38,7 @@ describe('reference server: the before-tool-call gate', () => {
     const server = await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(request.arguments) });
     const settled = await client.waitFor((f) => f.phase === 'settled' && f.callId === request.callId);
     expect(settled.ok).toBe(true);
     expect(client.phases(request.callId as string).filter((p) => p === 'progress').length).toBeGreaterThanOrEqual(4);
@@ -51,7 +51,7 @@ describe('reference server: the before-tool-call gate', () => {
     await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: `sha256:${fingerprintOf(request.arguments).toUpperCase()}` });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: `sha256:${fingerprintOf(request.arguments).toUpperCase()}` });
     const settled = await client.waitFor((f) => f.phase === 'settled');
     expect(settled.ok).toBe(true);
   });
@@ -60,7 +60,7 @@ describe('reference server: the before-tool-call gate', () => {
     const server = await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: false, reason: 'not on a Friday', fingerprint: '' });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: false, reason: 'not on a Friday', fingerprint: '' });
     const settled = await client.waitFor((f) => f.phase === 'settled');
     expect(settled).toMatchObject({ callId: request.callId, ok: false, code: 'REJECTED' });
     expect(client.phases(request.callId as string)).not.toContain('progress');
@@ -75,7 +75,7 @@ describe('reference server: the before-tool-call gate', () => {
     const request = await deployRequest(client);
     const modelArguments = client.stream(request.callId as string).find((f) => f.phase === 'arguments-complete')!.arguments;
     // The fingerprint of what the model wrote, not of what the gate asked about.
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(modelArguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(modelArguments) });
     const error = await client.waitFor((f) => f.type === 'error');
     expect(error).toMatchObject({ code: 'FINGERPRINT_MISMATCH', requestId: request.requestId, callId: request.callId });
     const settled = await client.waitFor((f) => f.phase === 'settled');
@@ -116,7 +116,7 @@ describe('reference server: the before-tool-call gate', () => {
     await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true });
     await client.waitFor((f) => f.type === 'error' && f.code === 'FINGERPRINT_MISMATCH');
     expect((await client.waitFor((f) => f.phase === 'settled')).code).toBe('REJECTED');
   });
@@ -125,7 +125,7 @@ describe('reference server: the before-tool-call gate', () => {
     const server = await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
-    const approval = { type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) };
+    const approval = { type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(request.arguments) };
     client.send(approval);
     client.send(approval);
     client.send({ ...approval, requestId: 'apr_999' });
@@ -141,7 +141,7 @@ describe('reference server: the before-tool-call gate', () => {
     const request = await deployRequest(client);
     client.send({ type: 'turn.interrupt', turnId: request.turnId });
     await client.waitFor((f) => f.phase === 'cancelled' && f.callId === request.callId);
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(request.arguments) });
     await client.waitFor((f) => f.type === 'error' && f.code === 'APPROVAL_IGNORED');
     expect(client.phases(request.callId as string).filter((p) => ['settled', 'cancelled', 'failed'].includes(p))).toEqual(['cancelled']);
     expect(server.effects).toEqual([]);
@@ -160,7 +160,7 @@ describe('reference server: the before-tool-call gate', () => {
     const request = await client.waitFor((f) => f.type === 'tool.approval-request', from);
     expect(request).toMatchObject({ name: 'send_invoice', risk: 'high' });
     expect(client.frames.some((f) => f.type === 'tool.call')).toBe(false);
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(request.arguments) });
     const call = await client.waitFor((f) => f.type === 'tool.call', from);
     expect(call.arguments).toEqual(request.arguments);
   });

@@ -60,7 +60,7 @@ describe('reference server and kit agree', () => {
       if (typeof frame.seq === 'number') store.getState().dispatch(frame);
       if (frame.type === 'tool.approval-request') {
         void fingerprintJson(frame.arguments as JsonValue).then((fp) =>
-          client.send({ type: 'tool.approval', requestId: frame.requestId, approved: true, fingerprint: fp.hex }),
+          client.send({ type: 'tool.approval', requestId: frame.requestId, approvalToken: frame.approvalToken, approved: true, fingerprint: fp.hex }),
         );
       }
     });

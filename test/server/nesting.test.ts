@@ -15,7 +15,7 @@ async function researchTurn(approve: boolean): Promise<{ client: TestClient; sta
   const { client } = await connect();
   client.send({ type: 'turn.start', prompt: 'research' });
   const request = await client.waitFor((f) => f.type === 'tool.approval-request');
-  client.send({ type: 'tool.approval', requestId: request.requestId, approved: approve, fingerprint: fingerprintOf(request.arguments) });
+  client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: approve, fingerprint: fingerprintOf(request.arguments) });
   const ended = await client.waitFor((f) => f.type === 'turn.ended');
   return { client, starts: client.stream().filter((f) => f.phase === 'start'), request, ended };
 }

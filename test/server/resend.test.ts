@@ -52,7 +52,7 @@ describe('reference server: what still waits is sent again after a resume', () =
 
     // Answered once with the resent id, the call runs once.
     const fingerprint = fingerprintOf(resent.arguments);
-    again.client.send({ type: 'tool.approval', requestId: resent.requestId, approved: true, fingerprint });
+    again.client.send({ type: 'tool.approval', requestId: resent.requestId, approvalToken: resent.approvalToken, approved: true, fingerprint });
     await again.client.waitFor((f) => f.type === 'turn.ended');
     expect(server.effects.filter((e) => e.toolName === 'deploy_service')).toMatchObject([{ outcome: 'accepted', callId: resent.callId }]);
     expect(server.ignored).toEqual([]);

@@ -143,7 +143,7 @@ describe('reference server: scripted turns', () => {
     autoAnswer(client);
     client.send({ type: 'turn.start', prompt: 'tour' });
     const request = await client.waitFor((f) => f.type === 'tool.approval-request');
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, fingerprint: fingerprintOf(request.arguments) });
     const ended = await client.waitFor((f) => f.type === 'turn.ended');
     expect(ended.status).toBe('completed');
     const names = client.stream().filter((f) => f.phase === 'start').map((f) => f.name);

@@ -167,6 +167,14 @@ export function createAgentAnswers(options: AgentAnswersOptions): AgentAnswers {
       return cancelled;
     }
     kit.answered(call.callId, decision);
+    // AG-UI's two resumes: a withdrawn request is `cancelled`; a person's answer `resolved` with it.
+    if (decision.instead === 'cancel') return cancelled;
+    if (decision.instead === 'respond') {
+      book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: true, output: decision.output ?? null, answeredBy: 'person' });
+      flush();
+      const payload = { approved: false, decision: 'respond', output: decision.output ?? null };
+      return { interruptId: interrupt.id, status: 'resolved', payload, metadata: { toolgate: { toolName: decision.toolName, fingerprint: decision.fingerprint } } };
+    }
     if (!decision.approved) {
       // A denied call will not run: its card ends here, whatever the agent says of it later.
       const denied = { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: false, code: 'REJECTED' } as const;

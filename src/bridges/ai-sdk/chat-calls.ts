@@ -106,6 +106,20 @@ export function createChatCalls({ kit, book, mapper, link, handed, say, reasons 
         say(`the arguments of ${call.name} changed after they were shown; the approval was sent as a denial`, { shown: decision.arguments, now: part.input }, 'approval-mismatch');
       }
       kit.answered(call.callId, sent);
+      if (sent.instead === 'respond') {
+        // The SDK's approval response has no "respond": the person's answer goes back as the tool's output.
+        const add = chat.addToolOutput ?? chat.addToolResult;
+        if (add === undefined) throw new Error('the chat has neither addToolOutput nor addToolResult');
+        book.outcome(call, { type: 'tool.stream', phase: 'settled', callId: call.callId, ok: true, output: sent.output ?? null, answeredBy: 'person' });
+        kit.dispatch(book.drain());
+        return add.call(chat, { tool: call.name, toolCallId, output: sent.output ?? null });
+      }
+      if (sent.instead === 'cancel') {
+        // Nor has it a "cancel": a denial whose reason tells the model the request was withdrawn, not rejected.
+        const reason = `cancelled: the person withdrew the request${sent.reason === undefined ? '' : ` (${sent.reason})`}; it was not rejected`;
+        reasons.set(call.callId, reason);
+        return chat.addToolApprovalResponse({ id: approvalId, approved: false, reason });
+      }
       const { approved, reason } = sent;
       if (!approved && reason !== undefined) reasons.set(call.callId, reason);
       return chat.addToolApprovalResponse(reason === undefined ? { id: approvalId, approved } : { id: approvalId, approved, reason });

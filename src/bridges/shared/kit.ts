@@ -79,6 +79,13 @@ export interface ApprovalDecision {
   arguments: JsonValue;
   /** 64 hex digits; empty when no fingerprint could be computed (no Web Crypto). */
   fingerprint: string;
+  /**
+   * A decision that is neither approve nor deny (docs/protocol.md "Decisions"): `respond` (the
+   * person's `output` replaces running the tool) or `cancel` (withdrawn, not rejected).
+   */
+  instead?: 'respond' | 'cancel';
+  /** A `respond` decision's answer. */
+  output?: JsonValue;
 }
 
 /** A call the page runs or a person reviews. */
@@ -176,6 +183,11 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
       const answer = await ask({ callId: call.callId, turnId: call.turnId, toolName: call.name, arguments: snapshot.value, signal: controller.signal, ...(parent === undefined ? {} : { parent }) });
       const decision: ApprovalDecision = { approved: answer.approved, toolName: call.name, arguments: snapshot.value, fingerprint: await fingerprint };
       if (answer.reason !== undefined) decision.reason = answer.reason;
+      if (answer.decision === 'cancel') decision.instead = 'cancel';
+      if (answer.decision === 'respond' && answer.output !== undefined) {
+        decision.instead = 'respond';
+        decision.output = answer.output;
+      }
       return decision;
     } catch (error) {
       if (controller.signal.aborted) return undefined;
@@ -216,7 +228,11 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
         callId,
         decision.approved
           ? { approval: 'approved', approvedArguments: decision.arguments }
-          : decision.reason === undefined
+          : decision.instead === 'respond'
+            ? { approval: 'responded' }
+            : decision.instead === 'cancel'
+              ? { approval: 'cancelled' }
+              : decision.reason === undefined
             ? { approval: 'denied' }
             : { approval: 'denied', reason: decision.reason },
       ),

@@ -9,7 +9,7 @@
  */
 
 import { describeThrown } from '../external-store';
-import { snapshotJson, type JsonSnapshot } from '../json-value';
+import { snapshotJson, type JsonSnapshot, type JsonValue } from '../json-value';
 import { isToolError } from '../tool-error';
 import type { ToolResult, ToolResultCode } from '../wire';
 
@@ -85,10 +85,19 @@ export function thrownResult(toolName: string, error: unknown): ToolResult & { o
  * The person's answer, each field read once and never trusted: anything but `approved: true` is a
  * no. Throws only when the answer cannot be read at all (a Proxy whose traps throw).
  */
-export function readApproval(answer: unknown): { approved: boolean; reason: string; edited?: { value: unknown } } {
+export function readApproval(answer: unknown): { approved: boolean; reason: string; edited?: { value: unknown }; instead?: { decision: 'respond'; output: JsonValue } | { decision: 'cancel' } } {
   if (typeof answer !== 'object' || answer === null) return { approved: false, reason: '' };
-  const { approved } = answer as { approved?: unknown };
-  if (approved !== true) return { approved: false, reason: readString(() => (answer as { reason?: unknown }).reason) ?? '' };
+  const { approved, decision } = answer as { approved?: unknown; decision?: unknown };
+  if (approved !== true) {
+    const reason = readString(() => (answer as { reason?: unknown }).reason) ?? '';
+    // A person answered in the tool's place (a JSON output), or withdrew the request (docs/protocol.md "Decisions").
+    if (decision === 'cancel') return { approved: false, reason, instead: { decision: 'cancel' } };
+    if (decision === 'respond') {
+      const output = snapshotJsonSafely((answer as { output?: unknown }).output, 'output');
+      if (output.ok) return { approved: false, reason, instead: { decision: 'respond', output: output.value } };
+    }
+    return { approved: false, reason };
+  }
   // Read once: what runs is checked from this value, never read from the answer again.
   let edited: { value: unknown } | undefined;
   try {

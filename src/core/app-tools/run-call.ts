@@ -199,6 +199,16 @@ async function approve(
   }
   // Withdrawn while waiting (interrupt, close): the call already has INTERRUPTED.
   if (record.result) return undefined;
+  if (!answer.approved && answer.instead?.decision === 'respond') {
+    // The person's answer is the call's result: the tool does not run.
+    settle(options, record, { ok: true, output: answer.instead.output });
+    return undefined;
+  }
+  if (!answer.approved && answer.instead?.decision === 'cancel') {
+    // Withdrawn, not rejected: the model is told the request was cancelled.
+    settle(options, record, failure('INTERRUPTED', `cancelled: the person withdrew the request${answer.reason === '' ? '' : ` (${answer.reason})`}; it was not rejected`));
+    return undefined;
+  }
   if (!answer.approved) {
     // The reason is the person's: it goes with REJECTED to the model.
     settle(options, record, failure('REJECTED', answer.reason === '' ? 'declined by the user' : `declined by the user: ${answer.reason}`));

@@ -1,0 +1,84 @@
+/**
+ * The dialog's two decisions besides Approve and Deny (docs/protocol.md "Decisions"): "Respond
+ * instead" opens a JSON field whose value becomes the call's result (the tool does not run), and
+ * "Withdraw request" takes the request back (not a rejection). Offered on the path without a
+ * room (the server's gate, app tools), where a call waits for an answer.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import { ignoreRepeat, useConfirmToolDialog } from './confirm-dialog-context';
+
+/** "Respond instead" and "Withdraw request", and the answer's field once opened. */
+export function ConfirmDecideInstead() {
+  const { view, actions, labels } = useConfirmToolDialog();
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const ids = { field: useId(), hint: useId(), problem: useId() };
+  const field = useRef<HTMLTextAreaElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    // Opening moves focus into the field; closing brings it back to the button that opened it.
+    if (open) field.current?.focus();
+    else if (wasOpen.current) opener.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+  if (view === null || view.path !== 'callback' || (!view.can.respond && !view.can.cancel)) return null;
+  const send = (): void => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      setProblem(labels.confirm.invalidJson(error instanceof Error ? error.message : String(error)));
+      return;
+    }
+    setProblem(null);
+    actions.respond(value);
+  };
+  if (open) {
+    return (
+      <div className="toolgate-confirm-field toolgate-confirm-respond">
+        <label htmlFor={ids.field}>{labels.confirm.respondEditor}</label>
+        <p id={ids.hint} className="toolgate-confirm-hint">
+          {labels.confirm.respondHint}
+        </p>
+        <textarea
+          ref={field}
+          id={ids.field}
+          value={text}
+          rows={Math.min(12, Math.max(4, text.split('\n').length))}
+          spellCheck={false}
+          autoCapitalize="off"
+          aria-describedby={problem === null ? ids.hint : `${ids.hint} ${ids.problem}`}
+          aria-invalid={problem === null ? undefined : true}
+          onChange={(event) => setText(event.target.value)}
+        />
+        {problem !== null && (
+          <p id={ids.problem} className="toolgate-confirm-field-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <div className="toolgate-confirm-more">
+          <button type="button" className="toolgate-button" onKeyDown={ignoreRepeat} onClick={() => setOpen(false)}>
+            {labels.confirm.cancelRespond}
+          </button>
+          <button type="button" className="toolgate-button toolgate-confirm-send-answer" aria-disabled={view.can.respond ? undefined : true} onKeyDown={ignoreRepeat} onClick={() => view.can.respond && send()}>
+            {labels.confirm.submitRespond}
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="toolgate-confirm-more toolgate-confirm-instead">
+      {view.can.respond && (
+        <button ref={opener} type="button" className="toolgate-button toolgate-confirm-respond-open" onKeyDown={ignoreRepeat} onClick={() => setOpen(true)}>
+          {labels.confirm.respond}
+        </button>
+      )}
+      <button type="button" className="toolgate-button toolgate-confirm-withdraw" aria-disabled={view.can.cancel ? undefined : true} onKeyDown={ignoreRepeat} onClick={() => view.can.cancel && actions.cancel()}>
+        {labels.confirm.withdraw}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+// The dialog's "Respond instead" and "Withdraw request" (docs/protocol.md "Decisions"), by keyboard:
+// a person's JSON answer is the app call's result and the tool does not run; a withdrawn request is
+// not a rejection, and the card says "Withdrawn".
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ConfirmToolDialog, ToolCallList, ToolgateProvider, useAppTool } from 'toolgate';
+import { callEvents, createScriptedSession, type ScriptedSession } from 'toolgate/testing';
+
+function setup() {
+  const session = createScriptedSession();
+  const run = vi.fn(() => ({ published: true }));
+  function Page() {
+    useAppTool({ name: 'publish', confirm: true, run });
+    return null;
+  }
+  render(
+    <ToolgateProvider session={session} coalesce={false}>
+      <Page />
+      <ToolCallList announce={false} />
+      <ConfirmToolDialog />
+    </ToolgateProvider>,
+  );
+  return { session, run };
+}
+
+function startCall(session: ScriptedSession, callId: string) {
+  const args = { colour: 'teal' };
+  act(() => callEvents(callId, { name: 'publish', arguments: args, outcome: 'open', location: 'app' }).forEach((event) => session.emit(event)));
+  let result!: ReturnType<ScriptedSession['callTool']>;
+  act(() => {
+    result = session.callTool({ callId, name: 'publish', arguments: args });
+  });
+  return result;
+}
+
+const dialog = () => screen.getByRole('dialog');
+
+describe('the dialog: respond instead, withdraw request', () => {
+  it('respond: the JSON typed is the call’s result, the tool does not run, and an invalid answer says why', async () => {
+    const user = userEvent.setup();
+    const { session, run } = setup();
+    const result = startCall(session, 'c1');
+    // Offered once the request is under review (its fingerprint computed).
+    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: 5000 });
+    open.focus();
+    await user.keyboard('{Enter}');
+    const field = within(dialog()).getByRole('textbox', { name: 'Your answer (JSON)' });
+    expect(field).toHaveFocus();
+    await user.type(field, '{{"published": fals');
+    await user.click(within(dialog()).getByRole('button', { name: 'Send answer' }));
+    expect(within(dialog()).getByText(/^Not valid JSON/)).toHaveAttribute('role', 'alert');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    await user.type(field, 'e}');
+    await user.click(within(dialog()).getByRole('button', { name: 'Send answer' }));
+    expect(await result).toEqual({ ok: true, output: { published: false } });
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('withdraw: the call ends INTERRUPTED with a message that says cancelled, not rejected, and the card says Withdrawn', async () => {
+    const user = userEvent.setup();
+    const { session, run } = setup();
+    const result = startCall(session, 'c1');
+    const withdraw = await waitFor(() => within(dialog()).getByRole('button', { name: 'Withdraw request' }));
+    withdraw.focus();
+    await user.keyboard('{Enter}');
+    const answer = await result;
+    expect(answer).toMatchObject({ ok: false, code: 'INTERRUPTED', message: expect.stringMatching(/^cancelled: the person withdrew the request/) });
+    expect(run).not.toHaveBeenCalled();
+    const card = screen.getAllByRole('article', { name: 'publish', hidden: true })[0] as HTMLElement;
+    await waitFor(() => expect(within(card).getByText('Withdrawn', { selector: '.toolgate-card-state' })).toBeInTheDocument());
+    expect(within(card).queryByText('Rejected')).toBeNull();
+  });
+});
