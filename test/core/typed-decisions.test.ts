@@ -105,7 +105,7 @@ describe('the gate answers with the decision, and returns the token', () => {
   it('respond: decision respond with the output, approved false, the token back; the call is marked responded', async () => {
     const { sent, call } = await answer((c) => c.respond({ name: 'Ada' }));
     expect(sent).toEqual([
-      { type: 'tool.approval', requestId: 'r1', approved: false, decision: 'respond', output: { name: 'Ada' }, fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), approvalToken: 'tg1.claims.mac' },
+      { type: 'tool.approval', requestId: 'r1', approved: false, decision: 'respond', output: { name: 'Ada' }, toolName: 'lookup_customer', definitionFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), approvalToken: 'tg1.claims.mac' },
     ]);
     expect(call.approval).toBe('responded');
   });
@@ -113,7 +113,7 @@ describe('the gate answers with the decision, and returns the token', () => {
   it('cancel: decision cancel, approved false; the call is marked cancelled, not denied', async () => {
     const { sent, call } = await answer((c) => c.cancel('not needed'));
     expect(sent).toEqual([
-      { type: 'tool.approval', requestId: 'r1', approved: false, decision: 'cancel', reason: 'not needed', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), approvalToken: 'tg1.claims.mac' },
+      { type: 'tool.approval', requestId: 'r1', approved: false, decision: 'cancel', reason: 'not needed', toolName: 'lookup_customer', definitionFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), approvalToken: 'tg1.claims.mac' },
     ]);
     expect(call.approval).toBe('cancelled');
   });

@@ -89,7 +89,7 @@ describe('reference server: the before-tool-call gate', () => {
     const { client } = await connect();
     const request = await deployRequest(client);
     // The right arguments, but the approval is of another tool than the call's.
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, toolName: 'read_logs', fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, toolName: 'read_logs', fingerprint: fingerprintOf(request.arguments) });
     const error = await client.waitFor((f) => f.type === 'error');
     expect(error).toMatchObject({ code: 'FINGERPRINT_MISMATCH', requestId: request.requestId, callId: request.callId, message: expect.stringMatching(/names read_logs/) });
     expect(await client.waitFor((f) => f.phase === 'settled')).toMatchObject({ ok: false, code: 'REJECTED' });
@@ -101,7 +101,7 @@ describe('reference server: the before-tool-call gate', () => {
     await startServer();
     const { client } = await connect();
     const request = await deployRequest(client);
-    client.send({ type: 'tool.approval', requestId: request.requestId, approved: true, toolName: request.name, fingerprint: fingerprintOf(request.arguments) });
+    client.send({ type: 'tool.approval', requestId: request.requestId, approvalToken: request.approvalToken, approved: true, toolName: request.name, fingerprint: fingerprintOf(request.arguments) });
     expect(await client.waitFor((f) => f.phase === 'settled')).toMatchObject({ ok: true });
   });
 
