@@ -351,7 +351,7 @@ export const BatchLeavesOutReviewAlone: Story = {
     await expect(within(dialog).getByRole('heading', { level: 2 })).toHaveTextContent('Transfer money');
     const approve = within(dialog).getByRole('button', { name: 'Approve' });
     await expect(approve).toHaveAttribute('aria-disabled', 'true');
-    await userEvent.type(within(dialog).getByRole('textbox'), 'transfer');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Type transfer to enable Approve' }), 'transfer');
     await press(approve);
     await waitFor(() => expect(ranText(canvasElement)).toBe('search_docs {"q":"release notes"}\ntransfer {"to":"DE89 3704","amount":900}'));
   },
