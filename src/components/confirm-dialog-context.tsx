@@ -69,8 +69,11 @@ export interface ConfirmToolDialogContextValue {
   readonly clock: ToolgateClock;
   readonly typed: string;
   setTyped(text: string): void;
+  /** Whether the reason field is offered (`denyWithReason`, true unless the root says `false`). */
   readonly denyWithReason: boolean;
+  /** The reason typed so far; {@link deny} sends it, trimmed, when {@link denyWithReason} and not empty. */
   readonly reason: string;
+  /** Set the reason, from a field of your own layout. */
   setReason(text: string): void;
   readonly holding: boolean;
   setHolding(holding: boolean): void;

@@ -67,7 +67,11 @@ export interface ConfirmToolDialogRootProps {
   confirmStep?: ConfirmStep;
   /** How long `confirmStep="hold"` must be held, in ms (default 1500). */
   holdMs?: number;
-  /** Offer a field for a reason when denying. */
+  /**
+   * Offer a field for the reason of a deny ("Reason for the agent (optional)"), beside Deny while a
+   * deny can be given. Never required; what is typed goes with Deny, "Deny for this session" and
+   * Escape, and on to the model. Default `true`; `false` leaves it out.
+   */
   denyWithReason?: boolean;
   /** Strings for this dialog, over `labels.confirm` of the nearest `ToolgateLabelsProvider`. */
   labels?: ConfirmToolLabelsOverride;
@@ -267,7 +271,7 @@ function RootView({ model, props }: { model: Model; props: ConfirmToolDialogRoot
   const descriptor = view?.descriptor ?? resolveToolDescriptor(props.descriptor);
   const step = props.confirmStep !== undefined && descriptor.risk === 'high' ? props.confirmStep : undefined;
   const canApprove = view !== null && view.can.approve && (step !== 'type-name' || review.typed.trim() === view.toolName);
-  const reason = props.denyWithReason && review.reason.trim() !== '' ? review.reason.trim() : undefined;
+  const reason = props.denyWithReason !== false && review.reason.trim() !== '' ? review.reason.trim() : undefined;
   // Nothing runs any more: the outcome (or the withdrawal) can be closed.
   const closable = view === null || confirmationStatusSets().ended.has(status);
 
@@ -310,7 +314,7 @@ function RootView({ model, props }: { model: Model; props: ConfirmToolDialogRoot
     clock: props.clock ?? systemClock,
     typed: review.typed,
     setTyped: (typed) => update({ typed }),
-    denyWithReason: props.denyWithReason === true,
+    denyWithReason: props.denyWithReason !== false,
     reason: review.reason,
     setReason: (text) => update({ reason: text }),
     holding: review.holding,

@@ -246,11 +246,11 @@ function Alert() {
   );
 }
 
-/** The typed-name step, the deny reason and the hold hint, while the review layout shows. */
+/** The typed-name step, while the review layout shows. */
 function ReviewFields({ instruction }: { instruction: string }) {
   const dialog = useConfirmToolDialog();
   const { view, step, labels, reviewing, editing, canApprove } = dialog;
-  const ids = { typed: useId(), reason: useId() };
+  const ids = { typed: useId() };
   const stepRef = useFocusTarget<HTMLInputElement>('step');
   if (!reviewing || editing || view === null) return null;
   // Typing stops once a person decided: the request has left review.
@@ -284,19 +284,32 @@ function ReviewFields({ instruction }: { instruction: string }) {
           </p>
         </div>
       )}
-      {dialog.denyWithReason && (
-        <div className="toolgate-confirm-field">
-          <label htmlFor={ids.reason}>{labels.confirm.denyReason}</label>
-          <input id={ids.reason} value={dialog.reason} readOnly={!editable} onChange={(event) => dialog.setReason(event.target.value)} />
-        </div>
-      )}
     </>
   );
 }
 
 /**
- * Deny and Approve while reviewing (none while the generic editor is open: its Cancel editing and
- * Save are the one row of actions); Close, Check and Retry after an outcome.
+ * The reason a deny gives the agent (every path the kit ships passes it on to the model:
+ * docs/protocol.md, `tool.approval`). In the row of Deny and Approve, before them: on a wide
+ * dialog it takes no height of its own, on a narrow one it wraps above them, and the arguments
+ * box gives up the room, so the buttons stay on screen. Only while a deny can still be given:
+ * not in flight, not after an outcome or an expiry (the review layout is gone then anyway).
+ */
+function DenyReasonField() {
+  const dialog = useConfirmToolDialog();
+  const id = useId();
+  if (!dialog.denyWithReason || !confirmationStatusSets().awaitingDecision.has(dialog.status)) return null;
+  return (
+    <div className="toolgate-confirm-field toolgate-confirm-deny-reason">
+      <label htmlFor={id}>{dialog.labels.confirm.denyReason}</label>
+      <input id={id} value={dialog.reason} autoComplete="off" onChange={(event) => dialog.setReason(event.target.value)} />
+    </div>
+  );
+}
+
+/**
+ * Deny and Approve while reviewing (none while the editor is open: its Cancel editing and Save are
+ * the one row of actions); Close, Check and Retry after an outcome.
  */
 function Actions({ instruction, ownReview }: { instruction: string; ownReview: boolean }) {
   const { view, status, reviewing, editing, step, canApprove, labels, focusFirst } = useConfirmToolDialog();
@@ -328,6 +341,7 @@ function Actions({ instruction, ownReview }: { instruction: string; ownReview: b
       <MoreActions ownReview={ownReview} />
       {!editing && <ConfirmDecideInstead />}
       <div className="toolgate-confirm-actions">
+        <DenyReasonField />
         <ConfirmToolDialogDeny />
         <ConfirmToolDialogApprove aria-describedby={why} />
       </div>

@@ -153,7 +153,7 @@ export interface ConfirmToolLabels {
   /** A deliberate retry of a write whose outcome is unknown: it takes a new confirmation. */
   retryUncertain: string;
   close: string;
-  /** The optional reason field of deny-with-reason. */
+  /** The optional field beside Deny: its text goes to the agent with the deny, so the label says who reads it. */
   denyReason: string;
   /** The typed-name confirm step: the field's label (`approve` is the Approve button's label). */
   typeToConfirm: (toolName: string, approve: string) => string;
@@ -290,7 +290,7 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   retry: 'Try again',
   retryUncertain: 'Try again with a new confirmation',
   close: 'Close',
-  denyReason: 'Reason for denying (optional)',
+  denyReason: 'Reason for the agent (optional)',
   typeToConfirm: (toolName, approve) => `Type ${toolName} to enable ${approve}`,
   typedNameReady: (approve) => `${approve} is now enabled.`,
   holdHint: (approve) => `Press and hold ${approve} until it fills (or hold Enter or Space on it).`,

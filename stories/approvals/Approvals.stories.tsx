@@ -182,6 +182,34 @@ export const ShortWindow: Story = {
   },
 };
 
+/**
+ * A phone held upright (360 × 640): the reason for the agent is offered, and with it Deny and
+ * Approve are still on screen without scrolling (the arguments box gives up the room); a reason
+ * typed there goes with Deny.
+ */
+export const PhoneReason: Story = {
+  render: ({ speed }) => <Dialog speed={speed} proposals={[transfer]} />,
+  parameters: { viewport: { options: { phone: { name: 'Phone (360 × 640)', styles: { width: '360px', height: '640px' }, type: 'mobile' } } } },
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  play: async ({ canvasElement }) => {
+    const dialog = await proposeAndReview(canvasElement);
+    const view = canvasElement.ownerDocument.defaultView as Window;
+    await waitFor(() => expect([view.innerWidth, view.innerHeight]).toEqual([360, 640]));
+    const field = within(dialog).getByRole('textbox', { name: 'Reason for the agent (optional)' });
+    const deny = within(dialog).getByRole('button', { name: 'Deny' });
+    const approve = within(dialog).getByRole('button', { name: 'Approve' });
+    for (const element of [field, deny, approve]) {
+      const rect = element.getBoundingClientRect();
+      await expect(rect.top).toBeGreaterThanOrEqual(0);
+      await expect(rect.bottom).toBeLessThanOrEqual(view.innerHeight);
+    }
+    await expect(dialog.scrollTop).toBe(0);
+    await userEvent.type(field, 'Not this month');
+    await press(deny);
+    await waitFor(() => expect(outcomesText(canvasElement)).toContain('denied: Not this month'));
+  },
+};
+
 /* ------------------------------------------------------------ standing grants */
 
 const searches: Proposal[] = ['pricing', 'limits', 'refunds'].map((q) => ({ toolName: 'search_docs', arguments: { q }, descriptor: descriptors.search }));
@@ -399,7 +427,7 @@ export const BatchLeavesOutReviewAlone: Story = {
     await expect(within(dialog).getByRole('heading', { level: 2 })).toHaveTextContent('Transfer money');
     const approve = within(dialog).getByRole('button', { name: 'Approve' });
     await expect(approve).toHaveAttribute('aria-disabled', 'true');
-    await userEvent.type(within(dialog).getByRole('textbox'), 'transfer');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Type transfer to enable Approve' }), 'transfer');
     await press(approve);
     await waitFor(() => expect(ranText(canvasElement)).toBe('search_docs {"q":"release notes"}\ntransfer {"to":"DE89 3704","amount":900}'));
   },

@@ -62,7 +62,7 @@ function InlineChat() {
             <Message key={message.id} message={message} bridge={bridge} />
           ))}
         </ol>
-        <ConfirmToolDialog denyWithReason />
+        <ConfirmToolDialog />
       </Frame>
     </ToolgateProvider>
   );
@@ -75,7 +75,7 @@ export const CardsInTheConversation: Story = {
     const page = within(canvasElement.ownerDocument.body);
     await userEvent.click(canvas.getByRole('button', { name: 'Ask' }));
     const dialog = await page.findByRole('dialog', {}, { timeout: 10_000 });
-    await userEvent.click(within(dialog).getByLabelText('Reason for denying (optional)'));
+    await userEvent.click(within(dialog).getByRole('textbox', { name: 'Reason for the agent (optional)' }));
     await userEvent.paste('keep it');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Deny' }));
     const conversation = canvas.getByRole('list', { name: 'Conversation' });

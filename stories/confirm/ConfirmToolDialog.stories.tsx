@@ -217,12 +217,12 @@ export const Done: Story = {
   },
 };
 
-/** Denied: nothing is called in the room. */
+/** Denied, with a reason for the agent (the field is offered by default): nothing is called in the room. */
 export const Denied: Story = {
-  render: ({ speed }) => <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} denyWithReason />,
+  render: ({ speed }) => <Proposal speed={speed} toolName="transfer" descriptor={descriptors.highWrite} arguments={transferArgs} />,
   play: async ({ canvasElement }) => {
     const dialog = await openDialog(canvasElement);
-    await userEvent.type(within(dialog).getByLabelText('Reason for denying (optional)'), 'Wrong account');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Reason for the agent (optional)' }), 'Wrong account');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Deny' }));
     await untilClosed(canvasElement);
     await expect(outcomesText(canvasElement)).toBe('denied: Wrong account');

@@ -312,6 +312,22 @@ describe('approval interrupts', () => {
     expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: true, output: { kept: true }, answeredBy: 'person', approval: 'responded' });
   });
 
+  it('the reason typed in the default dialog goes in the resume payload and shows on the card', async () => {
+    const { bridge, server } = await setup(deleteScript);
+    const user = userEvent.setup();
+    render(<Page bridge={bridge} />);
+    const done = bridge.run();
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Reason for the agent (optional)' }), 'keep it for the audit');
+    await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
+    await act(async () => {
+      await done;
+    });
+    expect(server.inputs[1]!.resume![0]).toMatchObject({ interruptId: 'int-1', status: 'resolved', payload: { approved: false, reason: 'keep it for the audit' } });
+    expect(calls(bridge)[0]).toMatchObject({ status: 'settled', code: 'REJECTED', message: 'keep it for the audit' });
+    expect(screen.getByText('keep it for the audit')).toBeInTheDocument();
+  });
+
   it('an interrupt past its expiry is cancelled, never answered', async () => {
     const { bridge, server, reported } = await setup((_input, run) =>
       run === 1

@@ -47,7 +47,7 @@ async function setup(turns: Turn[], options: { connect?: boolean; bridge?: AISDK
 }
 
 /** The page: the kit's provider around the bridge's parts, an app tool, the cards and the dialog. */
-function Page({ bridge, chat, tools = [], denyWithReason = false }: { bridge: AISDKBridge; chat: Chat<UIMessage>; tools?: AppTool[]; denyWithReason?: boolean }) {
+function Page({ bridge, chat, tools = [] }: { bridge: AISDKBridge; chat: Chat<UIMessage>; tools?: AppTool[] }) {
   const { status } = useChat({ chat });
   return (
     <ToolgateProvider store={bridge.store} host={bridge.host} confirmations={bridge.confirmations}>
@@ -57,7 +57,7 @@ function Page({ bridge, chat, tools = [], denyWithReason = false }: { bridge: AI
       <p data-testid="status">{status}</p>
       <StopButton />
       <ToolCallList />
-      <ConfirmToolDialog denyWithReason={denyWithReason} />
+      <ConfirmToolDialog />
     </ToolgateProvider>
   );
 }
@@ -204,6 +204,9 @@ describe("the chat's approval requests", () => {
     await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', ok: false, code: 'REJECTED', approval: 'denied' }));
     const sent = server.requests[1]!.at(-1)!.parts.find((p) => p.type === 'tool-deleteFile');
     expect(sent).toMatchObject({ approval: { approved: false } });
+    // The reason field left empty: no reason is made up, for the model or for the card.
+    expect((sent as { approval: { reason?: unknown } }).approval.reason).toBeUndefined();
+    expect(calls(bridge)[0]?.message).toBeUndefined();
     expect(server.log.deleted).toEqual([]);
   });
 
@@ -396,16 +399,17 @@ describe('cards in place in the conversation', () => {
 });
 
 describe('a denial says why on its card', () => {
-  it('the reason a person typed in the dialog reaches the model and shows on the card', async () => {
+  it('the reason a person typed in the default dialog reaches the model and shows on the card', async () => {
     const { bridge, chat, server } = await setup([
       { parts: [...callParts('c1', 'deleteFile', ['{"path":"/tmp/a"}']), finishPart('tool-calls')] },
       { parts: [...textParts('Understood.'), finishPart('stop')] },
     ]);
     const user = userEvent.setup();
-    render(<Page bridge={bridge} chat={chat} denyWithReason />);
+    // The dialog as the README shows it: the field for the agent is offered without asking for it.
+    render(<Page bridge={bridge} chat={chat} />);
     await act(() => chat.sendMessage({ text: 'Delete it' }));
     const dialog = await screen.findByRole('dialog');
-    await user.click(within(dialog).getByLabelText('Reason for denying (optional)'));
+    await user.click(within(dialog).getByRole('textbox', { name: 'Reason for the agent (optional)' }));
     await user.paste('keep it for the audit');
     await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
     await waitFor(() => expect(calls(bridge)[0]).toMatchObject({ status: 'settled', code: 'REJECTED', message: 'keep it for the audit' }));

@@ -107,6 +107,8 @@ describe('editing the arguments in the dialog', () => {
     expect(amount).toHaveFocus();
     // Nothing to approve from the editor: its Cancel editing and Save are the only actions.
     expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull();
+    // Nor a reason for a Deny that is not there.
+    expect(within(dialog).queryByRole('textbox', { name: 'Reason for the agent (optional)' })).toBeNull();
     await user.keyboard('{Enter}');
     expect(controller.getState().current?.status).toBe('editing');
     expect(onApprove).not.toHaveBeenCalled();

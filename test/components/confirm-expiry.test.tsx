@@ -92,8 +92,12 @@ describe('expiry in the dialog', () => {
     const user = userEvent.setup({ advanceTimers: () => Promise.resolve() });
     const { controller, advance, dialog, onApprove, outcome } = await setup(3000);
     const description = within(dialog).getByText(/^Check the exact arguments/);
+    const reason = () => within(dialog).queryByRole('textbox', { name: 'Reason for the agent (optional)' });
+    expect(reason()).not.toBeNull();
     await advance(3000);
     await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'expired'));
+    // Nothing can be denied any more: no field for a reason that could go nowhere.
+    expect(reason()).toBeNull();
     expect(within(dialog).getByRole('alert')).toHaveTextContent('The request expiredNobody decided in time, so nothing ran.');
     // Shown once: no countdown saying "Expired", no status line saying it again.
     expect(dialog.querySelector('.toolgate-confirm-expiry')).toBeNull();

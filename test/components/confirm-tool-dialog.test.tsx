@@ -212,16 +212,49 @@ describe('ConfirmToolDialog (one proposed call)', () => {
     expect(room.calls).toEqual([]);
   });
 
-  it('denies with a reason when asked for one', async () => {
+  it('offers a reason for the agent by default, never required, and a deny sends what was typed', async () => {
     const user = userEvent.setup();
     const room = createScriptedRoom();
+    const onDeny = vi.fn();
     const outcomes: ConfirmationOutcome[] = [];
-    strict(<Page room={room} outcomes={outcomes} denyWithReason />);
+    strict(<Page room={room} outcomes={outcomes} onDeny={onDeny} />);
     const dialog = await openDialog(user);
-    await user.type(within(dialog).getByLabelText('Reason for denying (optional)'), 'wrong account');
-    await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
+    const field = within(dialog).getByRole('textbox', { name: 'Reason for the agent (optional)' });
+    expect(field).not.toBeRequired();
+    expect(field).not.toHaveAttribute('aria-required');
+    // Typing a reason takes nothing from the choice: focus started on Deny, and Tab from the field reaches it.
+    await user.type(field, '  wrong account ');
+    await user.tab();
+    expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus();
+    await user.keyboard('{Enter}');
     await waitFor(() => expect(outcomes).toEqual([{ status: 'denied', reason: 'wrong account' }]));
+    expect(onDeny).toHaveBeenCalledWith('wrong account');
     expect(room.calls).toEqual([]);
+  });
+
+  it('denyWithReason={false} offers no reason field, and a deny carries none', async () => {
+    const user = userEvent.setup();
+    const outcomes: ConfirmationOutcome[] = [];
+    strict(<Page room={createScriptedRoom()} outcomes={outcomes} denyWithReason={false} />);
+    const dialog = await openDialog(user);
+    expect(within(dialog).queryByRole('textbox')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
+    await waitFor(() => expect(outcomes).toEqual([{ status: 'denied' }]));
+  });
+
+  it('shows the reason field only while it can act: not in flight, not after an outcome', async () => {
+    const user = userEvent.setup();
+    const { room, release } = holding(createScriptedRoom(), 'invokeTool');
+    strict(<Page room={room} />);
+    const dialog = await openDialog(user);
+    const reason = () => within(dialog).queryByRole('textbox', { name: 'Reason for the agent (optional)' });
+    expect(reason()).not.toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'invoking'));
+    expect(reason()).toBeNull();
+    await release();
+    await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'done'));
+    expect(reason()).toBeNull();
   });
 
   it('shows a refused confirmation (no tool:confirm) in an alert and never invokes', async () => {
@@ -554,7 +587,7 @@ describe('ConfirmToolDialog (one proposed call)', () => {
     const user = userEvent.setup();
     strict(<Page room={createScriptedRoom()} confirmStep="type-name" descriptor={{ ...transfer, risk: 'medium' }} />);
     const dialog = await openDialog(user);
-    expect(within(dialog).queryByRole('textbox')).toBeNull();
+    expect(within(dialog).queryByRole('textbox', { name: /^Type transfer/ })).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Approve' })).not.toHaveAttribute('aria-disabled');
   });
 
@@ -665,7 +698,7 @@ describe('ConfirmToolDialog (one proposed call)', () => {
   it('has no axe violations while reviewing and after an unknown outcome (jsdom; contrast is checked in Chromium)', { timeout: 20_000 }, async () => {
     const { default: axe } = await import('axe-core');
     const user = userEvent.setup();
-    strict(<Page room={createScriptedRoom({ faults: [{ kind: 'lose-response' }] })} confirmStep="type-name" denyWithReason checkOutcome={() => ({ status: 'unknown' })} />);
+    strict(<Page room={createScriptedRoom({ faults: [{ kind: 'lose-response' }] })} confirmStep="type-name" checkOutcome={() => ({ status: 'unknown' })} />);
     const dialog = await openDialog(user);
     const check = async () => {
       const results = await axe.run(dialog, { rules: { 'color-contrast': { enabled: false } } });
