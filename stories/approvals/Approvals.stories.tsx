@@ -46,6 +46,10 @@ async function editAmount(canvasElement: HTMLElement) {
   const inside = within(dialog);
   await press(inside.getByRole('button', { name: 'Edit arguments' }));
   const amount = (await inside.findByRole('textbox', { name: 'Amount' })) as HTMLInputElement;
+  // The editor gives its first field focus once it has mounted: wait for that, or a field focused
+  // here first would lose its focus (and the keys typed next) to it on a loaded machine.
+  const form = inside.getByRole('form', { name: 'Edit the arguments' });
+  await waitFor(() => expect(form.contains(document.activeElement)).toBe(true));
   return { dialog, inside, amount };
 }
 

@@ -78,6 +78,26 @@ async function shoot(id: string, theme: (typeof THEMES)[number]): Promise<Buffer
   // A story that waits on its page (the expiry stories move a clock through 30 s of ticks) may take a while.
   page.setDefaultTimeout(150_000);
   try {
+    // Storybook ends a render whose play function threw in the phase 'finished' too: hear the
+    // preview's own events instead, so a failed play is never taken for the story's picture.
+    await page.addInitScript(() => {
+      type Channel = { on(event: string, listener: (payload: unknown) => void): void };
+      const w = window as unknown as { __shotErrors: string[] };
+      w.__shotErrors = [];
+      let channel: Channel | undefined;
+      Object.defineProperty(window, '__STORYBOOK_ADDONS_CHANNEL__', {
+        configurable: true,
+        get: () => channel,
+        set: (value: Channel) => {
+          channel = value;
+          value.on('playFunctionThrewException', (error) => w.__shotErrors.push(`the play function threw: ${(error as { message?: string }).message ?? String(error)}`));
+          value.on('storyThrewException', (error) => w.__shotErrors.push(`the story threw: ${(error as { message?: string }).message ?? String(error)}`));
+          value.on('storyFinished', (payload) => {
+            if ((payload as { status?: string }).status === 'error') w.__shotErrors.push('the story finished with an error');
+          });
+        },
+      });
+    });
     await page.goto(`${server.url}iframe.html?id=${id}&viewMode=story&globals=theme:${theme};a11y.manual:!true`);
     // Storybook's render of the story: 'finished' once the play function and afterEach ran. Axe is
     // not run here (a11y.manual): the story tests run it in both themes; a shot only needs the pixels.
@@ -94,6 +114,8 @@ async function shoot(id: string, theme: (typeof THEMES)[number]): Promise<Buffer
     }, undefined, { polling: 100 });
     const phase = await page.evaluate(() => (window as unknown as { __STORYBOOK_PREVIEW__: { currentRender: { phase: string } } }).__STORYBOOK_PREVIEW__.currentRender.phase);
     if (phase !== 'finished') throw new Error(`${id} (${theme}): the story's render ended ${phase}`);
+    const errors = await page.evaluate(() => (window as unknown as { __shotErrors: string[] }).__shotErrors);
+    if (errors.length > 0) throw new Error(`${id} (${theme}): ${errors.join('; ')}`);
     await page.evaluate(async () => {
       // The picture is the top of the story: where the page scrolled to depends on which control
       // took focus last, and on a loaded machine that is a matter of timing, not of the story.
