@@ -5,29 +5,16 @@
  * request's token by itself; respond settles the call with the person's answer, marked as theirs;
  * cancel withdraws it (cancelled, not rejected); a forged token runs nothing.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
+import { describe, expect, it, vi } from 'vitest';
 import { connectApprovalGate, createConfirmationController, createToolStreamStore, type ClientMessage } from 'toolgate/core';
-import { connectReferenceSession, type ReferenceSession } from 'toolgate/client';
-import { startReferenceServer, type ReferenceServer } from '../../server/server';
 import { callOf } from '../../src/core/call-table';
-import { WAIT_MS } from './harness';
+import { useReferenceSession, WAIT_MS } from './harness';
 
-let server: ReferenceServer | undefined;
-let session: ReferenceSession | undefined;
-afterEach(async () => {
-  session?.close();
-  session = undefined;
-  await server?.close();
-  server = undefined;
-});
+const referenceSession = useReferenceSession();
 
 /** A page on the real server: the store, the controller and the gate, with what leaves the page recorded (and optionally changed). */
 async function page(change: (message: ClientMessage) => ClientMessage = (message) => message) {
-  server = await startReferenceServer({ port: 0, speed: Infinity });
-  const live = connectReferenceSession(server.url, { WebSocket, onError: () => {} });
-  session = live;
-  await live.ready;
+  const { server, session: live } = await referenceSession();
   const store = createToolStreamStore();
   live.subscribe((event) => store.getState().dispatch(event));
   const controller = createConfirmationController();
