@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown';
 
 // The published package: ESM and .d.ts, one file per source module under dist/, an entry file per
-// export (index, core, testing, adapters, client, ai-sdk, ag-ui, policy, renderers, server), dependencies and peers left as imports. `npm run build` writes dist/; `npm test` builds once,
+// export (index, core, testing, adapters, client, ai-sdk, ag-ui, json, audit, policy, renderers, server), dependencies and peers left as imports. `npm run build` writes dist/; `npm test` builds once,
 // packs, and checks the tarball (scripts/pack.mjs).
 export default defineConfig({
   entry: {
@@ -12,6 +12,8 @@ export default defineConfig({
     client: 'src/client/index.ts',
     'ai-sdk': 'src/bridges/ai-sdk/index.ts',
     'ag-ui': 'src/bridges/ag-ui/index.ts',
+    json: 'src/core/json/index.ts',
+    audit: 'src/core/audit/index.ts',
     policy: 'src/core/policy/index.ts',
     renderers: 'src/renderers/index.ts',
     server: 'src/server/index.ts',

@@ -12,6 +12,8 @@ export const alias = {
   'toolgate/client': here('../src/client/index.ts'),
   'toolgate/ai-sdk': here('../src/bridges/ai-sdk/index.ts'),
   'toolgate/ag-ui': here('../src/bridges/ag-ui/index.ts'),
+  'toolgate/json': here('../src/core/json/index.ts'),
+  'toolgate/audit': here('../src/core/audit/index.ts'),
   'toolgate/policy': here('../src/core/policy/index.ts'),
   'toolgate/renderers': here('../src/renderers/index.ts'),
   'toolgate/server': here('../src/server/index.ts'),

@@ -2,7 +2,7 @@
  * Memory: the heap retained by a store after 1,000 finished calls, and after `closed`, against
  * the heap before the session (after a forced GC each time; run node with --expose-gc).
  */
-import { createToolStreamStore } from '../src/core/store';
+import { createToolStreamStore } from '../src/core/stream/store';
 import { fragments, realisticArguments } from './inputs';
 
 export interface MemoryRow {

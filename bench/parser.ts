@@ -10,7 +10,7 @@
  */
 import { parse as partialJsonParse } from 'partial-json';
 import { parsePartialJson as aiParsePartialJson } from 'ai';
-import { createArgumentsParser } from '../src/core/arguments-parser';
+import { createArgumentsParser } from '../src/core/json/arguments-parser';
 import { fragments } from './inputs';
 
 export const FRAME = 64;

@@ -4,9 +4,9 @@
  * an app without an incremental parser does to show a preview).
  */
 import { parse as partialJsonParse } from 'partial-json';
-import { initialToolStreamState, reduceToolEvent, type ToolStreamState } from '../src/core/reducer';
-import { createToolStreamStore } from '../src/core/store';
-import { callOf } from '../src/core/call-table';
+import { initialToolStreamState, reduceToolEvent, type ToolStreamState } from '../src/core/stream/reducer';
+import { createToolStreamStore } from '../src/core/stream/store';
+import { callOf } from '../src/core/stream/call-table';
 import { fragments, realisticArguments } from './inputs';
 
 export interface ThroughputRow {

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor } from 'storybook/test';
-import { ArgumentsPreview, parsePartialArguments, useToolCall } from 'toolgate';
+import { ArgumentsPreview, useToolCall } from 'toolgate';
+import { parsePartialArguments } from 'toolgate/json';
 import { argumentDeltas, pause, toolEvents as e } from 'toolgate/testing';
 import { flightArgs, flightSchema, longArgs } from './support/calls';
 import { Frame, Live } from './support/scenarios';

@@ -1,13 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import {
-  ToolError,
-  formatFingerprint,
-  useAppTool,
-  useConfirmationController,
-  type CheckOutcome,
-  type ConfirmationOutcome,
-  type ToolDescriptor,
-} from 'toolgate';
+import { ToolError, useAppTool, useConfirmationController, type CheckOutcome, type ConfirmationOutcome, type ToolDescriptor } from 'toolgate';
+import { formatFingerprint } from 'toolgate/json';
 import type { ReferenceEffect, ReferenceSession } from 'toolgate/client';
 
 /** The latest write through the room, as the page shows it. */

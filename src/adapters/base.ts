@@ -7,7 +7,7 @@
  * text and its end, and the outcome where the stream carries one. Running the tool is someone
  * else's job.
  */
-import { localOnlyNameIn } from '../core/local-events';
+import { localOnlyNameIn } from '../core/stream/local-events';
 import type { ToolStreamEvent } from '../core/wire';
 import type { CallBook } from './call-book';
 import { describe, isRecord, MalformedChunk, type AdapterIssue, type Rec } from './chunk-fields';

@@ -16,7 +16,7 @@
  * container that was already closed, the text can no longer follow: the adapter stops
  * streaming text for that call and the rebuilt object still completes it.
  */
-import { defineOwn } from '../core/json-value';
+import { defineOwn } from '../core/json/json-value';
 import { defineAdapter, type AdapterOptions, type ToolStreamAdapter } from './base';
 import { CallBook, type OpenCall } from './call-book';
 import { isRecord, MalformedChunk, optArray, optNumber, optRecord, optString, type Rec } from './chunk-fields';

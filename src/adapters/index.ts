@@ -17,3 +17,6 @@ export { createGeminiAdapter, type GeminiAdapterOptions } from './gemini';
 export { createCohereAdapter, type CohereAdapterOptions } from './cohere';
 export { createAISDKAdapter, type AISDKAdapterOptions } from './ai-sdk';
 export { createAGUIAdapter, type AGUIAdapterOptions } from './ag-ui';
+
+// Descriptors from MCP tool annotations, trusted only for servers the app trusts
+export { descriptorFromMcpTool, type McpDescriptorOptions, type McpToolAnnotations, type McpToolLike } from '../core/approval/mcp-descriptors';

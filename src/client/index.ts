@@ -29,3 +29,17 @@ export type {
   ReferenceWelcome,
   StartTurnOptions,
 } from './protocol';
+
+// A session wired by hand, without `createToolgate` (which does all of this in `client.connect`)
+export { bindAppToolHost, createHelloMessage, type BindAppToolHostOptions } from '../core/app-tools/bind-session';
+export { connectApprovalGate, createAppToolApprovalHandler } from '../core/approval/confirmation-bridges';
+
+// Sessions that survive a reload: the resume triple, the grants and the calls the page ran, kept in storage
+export { RELOADED_WHILE_RUNNING, type SavedCall, type SavedCalls } from '../core/app-tools/answer-ledger';
+export {
+  createSessionPersistence,
+  type SavedResume,
+  type SessionPersistence,
+  type SessionPersistenceOptions,
+  type StorageLike,
+} from '../core/session/session-persistence';

@@ -6,7 +6,7 @@
  * response must not lead to a blind retry). One that never left is
  * definite: nothing was sent.
  */
-import { ToolRoomError, ToolRoomUnknownOutcomeError } from '../core/room';
+import { ToolRoomError, ToolRoomUnknownOutcomeError } from '../core/session/room';
 import { isRecord } from './frames';
 import type { ReferenceClientMessage, ReferenceEffect, ReferenceRoomMethod, ReferenceRoomTool } from './protocol';
 import type { ReferenceRoom } from './session-types';

@@ -3,10 +3,10 @@
  * that waits for the welcome, events in `seq` order, reconnects with backoff and resumes with the
  * session's token, and the session's end. `connectReferenceSession` wraps it in the public object.
  */
-import type { ToolSessionStatus } from '../core/session';
-import { createSessionPersistence, type SessionPersistence } from '../core/session-persistence';
+import type { ToolSessionStatus } from '../core/session/tool-session';
+import { createSessionPersistence, type SessionPersistence } from '../core/session/session-persistence';
 import { TOOL_STREAM_CAPABILITY, type AppToolCallMessage, type ClientMessage, type ToolDeclaration } from '../core/wire';
-import { AnswerLedger } from './answers';
+import { AnswerLedger } from './unacknowledged-answers';
 import { decodeFrame, isWelcome } from './frames';
 import type { ReferenceClientMessage, ReferenceHello, ReferenceResume, ReferenceWelcome } from './protocol';
 import { RoomChannel, type OutboxItem } from './room-channel';

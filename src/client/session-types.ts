@@ -1,9 +1,9 @@
 /**
  * The public shape of the reference session: what `connectReferenceSession` takes and returns.
  */
-import type { ToolRoom } from '../core/room';
-import type { ToolSession, ToolSessionStatus } from '../core/session';
-import type { SessionPersistence, StorageLike } from '../core/session-persistence';
+import type { ToolRoom } from '../core/session/room';
+import type { ToolSession, ToolSessionStatus } from '../core/session/tool-session';
+import type { SessionPersistence, StorageLike } from '../core/session/session-persistence';
 import type { ToolDeclaration } from '../core/wire';
 import type {
   ReferenceEffect,

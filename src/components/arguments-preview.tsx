@@ -1,6 +1,6 @@
 import { createContext, forwardRef, memo, useContext, useMemo, useRef, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import type { ArgumentsPath } from '../core/arguments-parser';
-import { formatNumber, useLabels, type ToolgateLabels } from '../hooks/labels';
+import type { ArgumentsPath } from '../core/json/arguments-parser';
+import { formatNumber, useLabels, type ToolgateLabels } from '../wording/labels';
 import { cx } from './cx';
 
 /**

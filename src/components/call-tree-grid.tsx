@@ -15,7 +15,7 @@
  * it, filtered out) hands the focus to the row now in its place.
  */
 import { lazy, memo, Suspense, useCallback, useId, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { parentRowIndex, type ToolCallTreeRow } from '../hooks/call-tree';
+import { parentRowIndex, type ToolCallTreeRow } from '../core/stream/call-tree';
 import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
 import type { CallTreeWindowHandle, CallTreeWindowView } from './call-tree-window';
 

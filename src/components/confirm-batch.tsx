@@ -6,10 +6,10 @@
  * the dialog (docs/guarantees.md, "Several at once").
  */
 import { forwardRef, useEffect, useId, useMemo, useRef, useState, type ComponentPropsWithoutRef } from 'react';
-import { confirmationStatusSets } from '../core/confirmation-machine';
-import type { ConfirmationController, ConfirmationPick, ConfirmationState, ConfirmationView } from '../core/confirmation-types';
-import { defaultConfirmLabels, mergeConfirmLabels, type ConfirmToolLabels } from '../hooks/confirm-labels';
-import { formatNumber, useLabels, type ToolgateLabels } from '../hooks/labels';
+import { confirmationStatusSets } from '../core/approval/confirmation-machine';
+import type { ConfirmationController, ConfirmationPick, ConfirmationState, ConfirmationView } from '../core/approval/confirmation-types';
+import { defaultConfirmLabels, mergeConfirmLabels, type ConfirmToolLabels } from '../wording/confirm-labels';
+import { formatNumber, useLabels, type ToolgateLabels } from '../wording/labels';
 import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useToolConfirmation } from '../hooks/use-tool-confirmation';
 import { ArgumentsPreview } from './arguments-preview';

@@ -3,9 +3,9 @@
  * change (`amount: 500 → 50`), against the arguments as they were proposed.
  */
 import { forwardRef, useMemo, type ComponentPropsWithoutRef } from 'react';
-import { diffJson, formatJsonPath, type JsonChange } from '../core/json-diff';
-import type { JsonValue } from '../core/json-value';
-import type { ConfirmToolLabels } from '../hooks/confirm-labels';
+import { diffJson, formatJsonPath, type JsonChange } from '../core/json/json-diff';
+import type { JsonValue } from '../core/json/json-value';
+import type { ConfirmToolLabels } from '../wording/confirm-labels';
 import { useConfirmToolDialog } from './confirm-dialog-context';
 import { cx } from './cx';
 

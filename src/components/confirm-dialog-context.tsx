@@ -4,11 +4,11 @@
  * progress), given by `ConfirmToolDialogRoot` and read through {@link useConfirmToolDialog}.
  */
 import { createContext, useCallback, useContext, type ForwardedRef, type KeyboardEvent, type SyntheticEvent } from 'react';
-import type { ConfirmationOutcome, ConfirmationView } from '../core/confirmation-types';
-import type { ConfirmationStatus } from '../core/confirmation-machine';
-import type { ToolDescriptor } from '../core/tool-descriptor';
-import type { ConfirmToolLabels } from '../hooks/confirm-labels';
-import type { ToolgateLabels } from '../hooks/labels';
+import type { ConfirmationOutcome, ConfirmationView } from '../core/approval/confirmation-types';
+import type { ConfirmationStatus } from '../core/approval/confirmation-machine';
+import type { ToolDescriptor } from '../core/approval/tool-descriptor';
+import type { ConfirmToolLabels } from '../wording/confirm-labels';
+import type { ToolgateLabels } from '../wording/labels';
 import type { ToolgateClock } from '../hooks/use-now';
 import type { ToolConfirmationActions } from '../hooks/use-tool-confirmation';
 import type { ConfirmStep } from './confirm-step';

@@ -6,7 +6,7 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { forwardRef, useEffect, useRef, type ComponentPropsWithoutRef, type ElementRef, type MouseEvent } from 'react';
-import { formatNumber } from '../hooks/labels';
+import { formatNumber } from '../wording/labels';
 import { ArgumentsPreview, type ArgumentsPreviewProps } from './arguments-preview';
 import { composeHandlers, ignoreRepeat, useConfirmToolDialog, useFocusTarget } from './confirm-dialog-context';
 import { ActionButton } from './action-button';

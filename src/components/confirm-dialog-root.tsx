@@ -5,13 +5,13 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { confirmationStatusSets, type ConfirmationStatus } from '../core/confirmation-machine';
-import type { ApprovalContext, CheckOutcome, ConfirmationController, ConfirmationEditing, ConfirmationOutcome, ConfirmationView } from '../core/confirmation-types';
-import type { JsonValue } from '../core/json-value';
-import type { ToolRoom } from '../core/room';
-import { resolveToolDescriptor, type ToolDescriptor } from '../core/tool-descriptor';
-import { defaultConfirmLabels, mergeConfirmLabels, type ConfirmToolLabelsOverride } from '../hooks/confirm-labels';
-import { useLabels } from '../hooks/labels';
+import { confirmationStatusSets, type ConfirmationStatus } from '../core/approval/confirmation-machine';
+import type { ApprovalContext, CheckOutcome, ConfirmationController, ConfirmationEditing, ConfirmationOutcome, ConfirmationView } from '../core/approval/confirmation-types';
+import type { JsonValue } from '../core/json/json-value';
+import type { ToolRoom } from '../core/session/room';
+import { resolveToolDescriptor, type ToolDescriptor } from '../core/approval/tool-descriptor';
+import { defaultConfirmLabels, mergeConfirmLabels, type ConfirmToolLabelsOverride } from '../wording/confirm-labels';
+import { useLabels } from '../wording/labels';
 import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
 import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useToolConfirmation, useToolConfirmationRequest, type ToolConfirmationActions } from '../hooks/use-tool-confirmation';

@@ -5,10 +5,10 @@
  * Check, Retry). One concern per component.
  */
 import { Suspense, useCallback, useEffect, useId, useRef, type ReactNode } from 'react';
-import { confirmationStatusSets } from '../core/confirmation-machine';
-import type { ConfirmationOutcome } from '../core/confirmation-types';
-import { formatNumber } from '../hooks/labels';
-import { useToolRenderer, type ToolReview } from '../hooks/tool-renderers';
+import { confirmationStatusSets } from '../core/approval/confirmation-machine';
+import type { ConfirmationOutcome } from '../core/approval/confirmation-types';
+import { formatNumber } from '../wording/labels';
+import { useToolRenderer, type ToolReview } from '../provider/tool-renderers';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { ActionButton } from './action-button';
 import { useConfirmToolDialog, useFocusTarget, type FocusTarget } from './confirm-dialog-context';

@@ -5,9 +5,9 @@
  * JSON) is an error beside that field and nothing is submitted; keys the form has no field for
  * are kept as they were proposed; a `__proto__` key stays an ordinary key.
  */
-import type { ArgumentsIssue } from '../core/confirmation-types';
-import { formatJsonPath, sameJson, type JsonPathStep } from '../core/json-diff';
-import type { JsonValue } from '../core/json-value';
+import type { ArgumentsIssue } from '../core/approval/confirmation-types';
+import { formatJsonPath, sameJson, type JsonPathStep } from '../core/json/json-diff';
+import type { JsonValue } from '../core/json/json-value';
 
 type Schema = Record<string, unknown>;
 

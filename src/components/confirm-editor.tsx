@@ -5,10 +5,10 @@
  * its field. Nothing is approved from here: a saved edit is fingerprinted afresh and reviewed.
  */
 import { forwardRef, useEffect, useId, useMemo, useRef, useState, type ComponentPropsWithoutRef, type FormEvent, type ReactNode } from 'react';
-import type { ArgumentsIssue, ConfirmationView } from '../core/confirmation-types';
-import { formatJsonPath } from '../core/json-diff';
-import { checkJsonSchema } from '../core/json-schema-check';
-import type { ConfirmToolLabels } from '../hooks/confirm-labels';
+import type { ArgumentsIssue, ConfirmationView } from '../core/approval/confirmation-types';
+import { formatJsonPath } from '../core/json/json-diff';
+import { checkJsonSchema } from '../core/json/json-schema-check';
+import type { ConfirmToolLabels } from '../wording/confirm-labels';
 import { ignoreRepeat, useConfirmToolDialog } from './confirm-dialog-context';
 import { draftOf, formOf, initialValues, placeIssues, type FieldError, type FormField, type FormValues } from './confirm-edit-form';
 import { cx } from './cx';

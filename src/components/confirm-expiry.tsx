@@ -6,8 +6,8 @@
  * `expiresAt`), so the dialog says that it is fixed.
  */
 import { forwardRef, useState, type ComponentPropsWithoutRef } from 'react';
-import { confirmationStatusSets } from '../core/confirmation-machine';
-import type { ConfirmToolLabels } from '../hooks/confirm-labels';
+import { confirmationStatusSets } from '../core/approval/confirmation-machine';
+import type { ConfirmToolLabels } from '../wording/confirm-labels';
 import { useNow, type ToolgateClock } from '../hooks/use-now';
 import { useConfirmToolDialog } from './confirm-dialog-context';
 import { cx } from './cx';

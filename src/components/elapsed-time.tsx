@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { formatDuration, type ToolgateLabels } from '../hooks/labels';
-import { onTick } from '../hooks/shared-ticker';
+import { formatDuration, type ToolgateLabels } from '../wording/labels';
+import { onTick } from './shared-ticker';
 import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
 import type { ToolgateClock } from '../hooks/use-now';
 

@@ -1,9 +1,9 @@
 import { forwardRef, memo, useId, useMemo, type ComponentPropsWithoutRef } from 'react';
-import type { ToolStreamStore } from '../core/store';
-import { formatJsonPath, sameJson } from '../core/json-diff';
-import type { ToolCall } from '../core/tool-call';
-import { callOutcome, formatDuration, outcomeText, useLabels } from '../hooks/labels';
-import { isTerminalStatus } from '../core/call-lifecycle';
+import type { ToolStreamStore } from '../core/stream/store';
+import { formatJsonPath, sameJson } from '../core/json/json-diff';
+import type { ToolCall } from '../core/stream/tool-call';
+import { callOutcome, formatDuration, outcomeText, useLabels } from '../wording/labels';
+import { isTerminalStatus } from '../core/stream/call-lifecycle';
 import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useSteadyCall } from '../hooks/use-steady-call';
@@ -13,7 +13,7 @@ import { cx } from './cx';
 import { ElapsedTime } from './elapsed-time';
 import { ToolCallOutput } from './tool-call-output';
 import { ToolCallApproval, ToolCallInput } from './tool-call-parts';
-import type { ToolgateLabels } from '../hooks/labels';
+import type { ToolgateLabels } from '../wording/labels';
 import { ToolProgress } from './tool-progress';
 import { ToolStatusBadge } from './tool-status-badge';
 
@@ -193,7 +193,7 @@ function ArgumentsWarnings({ call, labels }: { call: ToolCall; labels: ToolgateL
 
 /**
  * A call whose approval a standing grant gave (or refused), with nobody looking at it: the card
- * names the grant ("Human in the loop, second round": "its card says which grant answered it").
+ * names the grant (docs/protocol.md, "On the card": its card says which grant answered it).
  */
 function AnsweredByGrant({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
   if (call.approvalGrant === undefined || (call.approval !== 'approved' && call.approval !== 'denied')) return null;

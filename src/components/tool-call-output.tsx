@@ -1,7 +1,7 @@
 import { useMemo, useState, type ComponentPropsWithoutRef } from 'react';
-import type { AppToolHost } from '../core/app-tool-host';
-import type { ToolStreamStore } from '../core/store';
-import { formatNumber, useLabels, type ToolgateLabels } from '../hooks/labels';
+import type { AppToolHost } from '../core/app-tools/app-tool-host';
+import type { ToolStreamStore } from '../core/stream/store';
+import { formatNumber, useLabels, type ToolgateLabels } from '../wording/labels';
 import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useToolCall } from '../hooks/use-tool-call';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';

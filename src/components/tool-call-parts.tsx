@@ -1,7 +1,7 @@
 import { Component, useId, type ComponentPropsWithoutRef, type ErrorInfo, type ReactNode } from 'react';
-import type { AppToolHost } from '../core/app-tool-host';
-import type { ConfirmationController } from '../core/confirmation-types';
-import { formatNumber, useLabels } from '../hooks/labels';
+import type { AppToolHost } from '../core/app-tools/app-tool-host';
+import type { ConfirmationController } from '../core/approval/confirmation-types';
+import { formatNumber, useLabels } from '../wording/labels';
 import { useCallApproval } from '../hooks/use-call-approval';
 import { usePersonRequest, type PersonRequest } from '../hooks/use-human-tool';
 import { ActionButton } from './action-button';

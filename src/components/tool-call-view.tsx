@@ -1,11 +1,11 @@
 import { memo } from 'react';
-import type { ToolStreamStore } from '../core/store';
+import type { ToolStreamStore } from '../core/stream/store';
 import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useCallApproval } from '../hooks/use-call-approval';
 import type { ToolgateClock } from '../hooks/use-now';
 import { useSteadyCall } from '../hooks/use-steady-call';
 import { useToolCall } from '../hooks/use-tool-call';
-import { useToolRenderer, type ToolRenderers } from '../hooks/tool-renderers';
+import { useToolRenderer, type ToolRenderers } from '../provider/tool-renderers';
 import type { ArgumentsSchema } from './arguments-preview';
 import { ToolCallCard } from './tool-call-card';
 import { ToolCallApproval, ToolCallInput, ToolRenderBoundary } from './tool-call-parts';

@@ -2,9 +2,9 @@
  * The standing grants where a person can see and revoke them: a thin view over `useToolGrants`.
  */
 import { forwardRef, useId, useMemo, useRef, useState, type ComponentPropsWithoutRef } from 'react';
-import type { ConfirmationController } from '../core/confirmation-types';
-import { defaultConfirmLabels, mergeConfirmLabels } from '../hooks/confirm-labels';
-import { useLabels } from '../hooks/labels';
+import type { ConfirmationController } from '../core/approval/confirmation-types';
+import { defaultConfirmLabels, mergeConfirmLabels } from '../wording/confirm-labels';
+import { useLabels } from '../wording/labels';
 import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
 import { useToolGrants } from '../hooks/use-tool-grants';
 import { cx } from './cx';

@@ -1,5 +1,5 @@
 import { forwardRef, type ComponentPropsWithoutRef } from 'react';
-import { formatNumber, useLabels, type ToolgateLabels } from '../hooks/labels';
+import { formatNumber, useLabels, type ToolgateLabels } from '../wording/labels';
 import { cx } from './cx';
 
 /**

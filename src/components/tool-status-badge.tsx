@@ -1,8 +1,8 @@
 import { forwardRef, type ComponentPropsWithoutRef } from 'react';
-import type { ToolCallStatus } from '../core/call-lifecycle';
+import type { ToolCallStatus } from '../core/stream/call-lifecycle';
 import type { AppCallStatus } from '../core/app-tools/types';
-import type { ToolApproval } from '../core/local-events';
-import { callOutcome, statusText, useLabels } from '../hooks/labels';
+import type { ToolApproval } from '../core/stream/local-events';
+import { callOutcome, statusText, useLabels } from '../wording/labels';
 import { cx } from './cx';
 
 /**

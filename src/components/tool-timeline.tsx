@@ -1,5 +1,5 @@
 import { forwardRef, useId, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import { formatDuration, formatTime, statusText, useLabels } from '../hooks/labels';
+import { formatDuration, formatTime, statusText, useLabels } from '../wording/labels';
 import { useToolTimeline, type ToolTimelineRow, type UseToolTimelineOptions } from '../hooks/use-tool-timeline';
 import { cx } from './cx';
 

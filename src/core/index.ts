@@ -15,27 +15,18 @@ export {
   type ToolStreamEvent,
   type ToolStreamPhase,
 } from './wire';
-export type { ToolSession, ToolSessionStatus } from './session';
-export type { JsonValue } from './json-value';
+export type { ToolSession, ToolSessionStatus } from './session/tool-session';
+export type { JsonValue } from './json/json-value';
 
 // The client: one object per agent session that owns the store, the app-tool host and the approvals, wired once
 export { createToolgate, type ToolgateClient, type ToolgateOptions } from './toolgate-client';
 
-// Tool calls: the reducer, its state and the incremental argument parser
-export { createArgumentsParser, parsePartialArguments, type ArgumentsParser } from './arguments-parser';
-export { isTerminalStatus, type ToolCallStatus } from './call-lifecycle';
-export type { ToolCall } from './tool-call';
-export {
-  explainToolEvent,
-  initialToolStreamState,
-  reduceLocalToolEvent,
-  reduceToolEvent,
-  type ToolEventIssue,
-  type ToolEventVerdict,
-  type ToolStreamState,
-} from './reducer';
+// Tool calls and the state the store holds (the pure reducer: toolgate/testing; the incremental argument parser: toolgate/json)
+export { isTerminalStatus, type ToolCallStatus } from './stream/call-lifecycle';
+export type { ToolCall } from './stream/tool-call';
 // The page's own events: never from a session (a frame naming one is refused as local-only)
-export type { ApprovalMark, LocalToolEvent, ToolApproval } from './local-events';
+export type { ApprovalMark, ToolApproval } from './stream/local-events';
+export type { ToolStreamState } from './stream/reducer';
 
 // The store
 export {
@@ -44,12 +35,12 @@ export {
   type ToolStreamStore,
   type ToolStreamStoreOptions,
   type ToolStreamStoreState,
-} from './store';
+} from './stream/store';
 export type { ErrorReporter } from './external-store';
 
-// App tools: the host (queue, epoch gate, signals, time limits, result codes) and its session binding
-export { ToolError, type ToolErrorCode } from './tool-error';
-export type { StandardSchemaV1 } from './standard-schema';
+// App tools: the host (queue, epoch gate, signals, time limits, result codes); the client binds it to a session
+export { ToolError, type ToolErrorCode } from './app-tools/tool-error';
+export type { StandardSchemaV1 } from './json/standard-schema';
 export {
   createAppToolHost,
   defineAppTool,
@@ -64,32 +55,14 @@ export {
   type AppToolHost,
   type AppToolHostOptions,
   type AppToolState,
-} from './app-tool-host';
-export { bindAppToolHost, createHelloMessage, type BindAppToolHostOptions } from './bind-session';
+} from './app-tools/app-tool-host';
 
-// Sessions that survive a reload: the resume triple, the grants and the calls the page ran, kept in storage
-export { RELOADED_WHILE_RUNNING, type SavedCall, type SavedCalls } from './app-tools/answer-ledger';
-export {
-  createSessionPersistence,
-  type SavedResume,
-  type SessionPersistence,
-  type SessionPersistenceOptions,
-  type StorageLike,
-} from './session-persistence';
 
-// Confirmation: canonical JSON (RFC 8785), fingerprints, descriptors, the room, the flow and its bridges
-export { CanonicalJsonError, canonicalJson } from './canonical-json';
-export { fingerprintJson, formatFingerprint, type Fingerprint } from './fingerprint';
-export {
-  changedDefinitionParts,
-  fingerprintToolDefinition,
-  type DefinitionFingerprint,
-  type ToolDefinition,
-  type ToolDefinitionPart,
-} from './tool-definition';
-export { isUndeclared, type ToolDescriptor, type ToolDescriptorField, type ToolEffect } from './tool-descriptor';
-export { ToolRoomError, ToolRoomUnknownOutcomeError, type ToolRoom } from './room';
-export type { ConfirmationStatus } from './confirmation-machine';
+// Confirmation: descriptors, the room and the controller (canonical JSON and fingerprints: toolgate/json; definition
+// fingerprints, which a server checks too: toolgate/server; a session kept across a reload: toolgate/client)
+export { isUndeclared, type ToolDescriptor, type ToolDescriptorField, type ToolEffect } from './approval/tool-descriptor';
+export { ToolRoomError, ToolRoomUnknownOutcomeError, type ToolRoom } from './session/room';
+export type { ConfirmationStatus } from './approval/confirmation-machine';
 export type {
   ApprovalContext,
   ArgumentsCheck,
@@ -109,34 +82,9 @@ export type {
   ConfirmationView,
   DefinitionChange,
   EditResult,
-} from './confirmation-types';
-export { createConfirmationController } from './confirmation-controller';
-export { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';
+} from './approval/confirmation-types';
+export { createConfirmationController } from './approval/confirmation-controller';
 
-// Human in the loop: edited arguments and their diff, standing grants, descriptors from MCP
-export { diffJson, formatJsonPath, type JsonChange, type JsonDiff, type JsonDiffOptions, type JsonPathStep } from './json-diff';
-export {
-  allowGrantRefusal,
-  createToolGrants,
-  type AllowGrantRefusal,
-  type ToolGrant,
-  type ToolGrantDecision,
-  type ToolGrants,
-  type ToolGrantsOptions,
-  type ToolGrantsRestore,
-  type ToolGrantsSnapshot,
-  type ToolGrantsState,
-} from './tool-grants';
-export { descriptorFromMcpTool, type McpDescriptorOptions, type McpToolAnnotations, type McpToolLike } from './mcp-descriptors';
+// Human in the loop: standing grants (made by the client; rules over them: toolgate/policy)
+export type { ToolGrant, ToolGrantDecision, ToolGrants, ToolGrantsState } from './approval/tool-grants';
 
-// Proof: the audit trail, a hash chain of each call's request, decision, run and result
-export type { AuditDecider, AuditDecisionKind, AuditRecord } from './audit/audit-record';
-export {
-  verifyAuditLog,
-  type AuditBreakReason,
-  type AuditCheckpoint,
-  type AuditVerification,
-  type VerifyAuditLogOptions,
-} from './audit/verify-audit-log';
-export { AuditLogError, createAuditLog, type AuditEntry, type AuditLog, type AuditLogOptions, type AuditLogState } from './audit/audit-log';
-export { auditLogToJsonLines, parseAuditJsonLines, type AuditImport } from './audit/audit-json-lines';

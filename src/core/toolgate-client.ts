@@ -7,15 +7,15 @@
  * (Named `toolgate-client.ts`, not `client.ts`: `src/client/` is the reference server's
  * WebSocket client, another thing.)
  */
-import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from './app-tool-host';
-import { bindAppToolHost } from './bind-session';
-import { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';
-import { createConfirmationController } from './confirmation-controller';
-import type { ConfirmationController, ConfirmationControllerOptions } from './confirmation-types';
+import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from './app-tools/app-tool-host';
+import { bindAppToolHost } from './app-tools/bind-session';
+import { connectApprovalGate, createAppToolApprovalHandler } from './approval/confirmation-bridges';
+import { createConfirmationController } from './approval/confirmation-controller';
+import type { ConfirmationController, ConfirmationControllerOptions } from './approval/confirmation-types';
 import { describeThrown, type ErrorReporter } from './external-store';
-import type { ToolSession } from './session';
-import { keepGrants, type SessionPersistence } from './session-persistence';
-import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from './store';
+import type { ToolSession } from './session/tool-session';
+import { keepGrants, type SessionPersistence } from './session/session-persistence';
+import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from './stream/store';
 
 /**
  * Options of {@link createToolgate}. Each part is made by the client unless one made elsewhere is

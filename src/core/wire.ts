@@ -6,7 +6,7 @@
  * exactly one of `settled`, `cancelled` or `failed`, unless the session ends first.
  */
 
-import type { JsonValue } from './json-value';
+import type { JsonValue } from './json/json-value';
 
 /**
  * How much harm a call can do, as the start event or a descriptor says.

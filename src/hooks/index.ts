@@ -7,8 +7,8 @@ export {
   useToolgateContext,
   useToolgateStore,
   type ToolgateContextValue,
-} from './context';
-export { ToolgateProvider, type ToolgateProviderProps } from './provider';
+} from '../provider/context';
+export { ToolgateProvider, type ToolgateProviderProps } from '../provider/provider';
 export { useToolStream, useToolStreamStore, type ToolEventSource, type UseToolStreamOptions } from './use-tool-stream';
 export { useToolCall, useToolCalls } from './use-tool-call';
 export {
@@ -26,7 +26,7 @@ export {
   type ToolgateLabels,
   type ToolgateLabelsOverride,
   type ToolgateLabelsProviderProps,
-} from './labels';
+} from '../wording/labels';
 export { systemClock, type ToolgateClock } from './use-now';
 export { useCallDuration, type CallDuration } from './use-call-duration';
 export { useStatusAnnouncer, type UseStatusAnnouncerOptions } from './use-status-announcer';
@@ -37,9 +37,9 @@ export {
   type UseToolTimelineOptions,
 } from './use-tool-timeline';
 export { useToolCallTree, type ToolCallTree, type UseToolCallTreeOptions } from './use-tool-call-tree';
-export type { ToolCallFilter, ToolCallTreeCallRow, ToolCallTreeRow, ToolCallTreeTurnRow } from './call-tree';
+export type { ToolCallFilter, ToolCallTreeCallRow, ToolCallTreeRow, ToolCallTreeTurnRow } from '../core/stream/call-tree';
 export { useAppTool, useAppTools, type AppToolView, type UseAppToolOptions } from './use-app-tool';
-export type { ConfirmToolLabels, ConfirmToolLabelsOverride } from './confirm-labels';
+export type { ConfirmToolLabels, ConfirmToolLabelsOverride } from '../wording/confirm-labels';
 export {
   useToolConfirmation,
   useToolConfirmationRequest,
@@ -58,7 +58,7 @@ export {
   type ToolReview,
   type ToolReviewProps,
   type ToolRenderers,
-} from './tool-renderers';
+} from '../provider/tool-renderers';
 export { useCallApproval, type CallApproval } from './use-call-approval';
 export { useToolGrants, type ToolGrantsView } from './use-tool-grants';
 export { useAppToolCall, type AppToolCallView } from './use-app-tool-call';

@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import type { AppCallState, AppToolHost } from '../core/app-tool-host';
+import type { AppCallState, AppToolHost } from '../core/app-tools/app-tool-host';
 import type { ToolResult } from '../core/wire';
-import { useToolgateContext } from './context';
+import { useToolgateContext } from '../provider/context';
 
 /**
  * This page's side of an app-tool call: the open call in the host (`validating`,

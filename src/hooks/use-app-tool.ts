@@ -7,11 +7,11 @@ import type {
   AppToolHostState,
   AppToolState,
   AppToolStatus,
-} from '../core/app-tool-host';
-import type { JsonValue } from '../core/json-value';
-import type { StandardSchemaV1 } from '../core/standard-schema';
+} from '../core/app-tools/app-tool-host';
+import type { JsonValue } from '../core/json/json-value';
+import type { StandardSchemaV1 } from '../core/json/standard-schema';
 import type { ToolResult } from '../core/wire';
-import { useAppToolHost } from './context';
+import { useAppToolHost } from '../provider/context';
 import { useStoreSelector } from './use-store-selector';
 
 /**

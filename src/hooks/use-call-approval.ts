@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
-import type { ConfirmationController, ConfirmationState, ConfirmationView, EditResult } from '../core/confirmation-types';
+import type { ConfirmationController, ConfirmationState, ConfirmationView, EditResult } from '../core/approval/confirmation-types';
 import type { ReadableStore } from './use-store-selector';
-import { useToolgateContext } from './context';
+import { useToolgateContext } from '../provider/context';
 import { useStoreSelector } from './use-store-selector';
 
 /**

@@ -1,5 +1,5 @@
-import { isTerminalStatus } from '../core/call-lifecycle';
-import type { ToolCall } from '../core/tool-call';
+import { isTerminalStatus } from '../core/stream/call-lifecycle';
+import type { ToolCall } from '../core/stream/tool-call';
 import { systemClock, useNow, type ToolgateClock } from './use-now';
 
 /**

@@ -1,8 +1,8 @@
 import { useCallback, useState, useSyncExternalStore, type ReactNode } from 'react';
-import type { AppTool, AppToolContext, AppToolHost } from '../core/app-tool-host';
+import type { AppTool, AppToolContext, AppToolHost } from '../core/app-tools/app-tool-host';
 import { createExternalStore, type ExternalStore } from '../core/external-store';
-import { ToolError } from '../core/tool-error';
-import { useToolgateContext } from './context';
+import { ToolError } from '../core/app-tools/tool-error';
+import { useToolgateContext } from '../provider/context';
 import { useAppTool, type AppToolView, type UseAppToolOptions } from './use-app-tool';
 
 /**

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
-import { useToolgateStore } from './context';
-import { statusText, useLabels } from './labels';
+import type { ToolStreamStore, ToolStreamStoreState } from '../core/stream/store';
+import { useToolgateStore } from '../provider/context';
+import { statusText, useLabels } from '../wording/labels';
 import { systemClock, type ToolgateClock } from './use-now';
-import { callOf } from '../core/reducer';
+import { callOf } from '../core/stream/reducer';
 
 /**
  * Options of {@link useStatusAnnouncer}.

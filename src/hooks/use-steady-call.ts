@@ -12,8 +12,8 @@
  * `coalesce: 'frame'` merges events within one frame only, and is off outside the provider.
  */
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
-import { isTerminalStatus, type ToolCallStatus } from '../core/call-status';
-import type { ToolCall } from '../core/tool-call';
+import { isTerminalStatus, type ToolCallStatus } from '../core/stream/call-status';
+import type { ToolCall } from '../core/stream/tool-call';
 
 /**
  * Whether the cards below hold their calls steady (`<ToolgateProvider steady>`). Off unless asked:

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
-import { callOf } from '../core/reducer';
-import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
-import { callKey, callMatcher, createEntrySelector, flattenCallTree, isFiltering, type CallTreeEntry, type ToolCallFilter, type ToolCallTreeRow } from './call-tree';
+import { callOf } from '../core/stream/reducer';
+import type { ToolStreamStore, ToolStreamStoreState } from '../core/stream/store';
+import { callKey, callMatcher, createEntrySelector, flattenCallTree, isFiltering, type CallTreeEntry, type ToolCallFilter, type ToolCallTreeRow } from '../core/stream/call-tree';
 import { useToolCalls } from './use-tool-call';
 
 /**

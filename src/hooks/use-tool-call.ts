@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import { shallow } from 'zustand/shallow';
-import { callOf } from '../core/reducer';
-import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
-import type { ToolCall } from '../core/tool-call';
-import { useToolgateStore } from './context';
+import { callOf } from '../core/stream/reducer';
+import type { ToolStreamStore, ToolStreamStoreState } from '../core/stream/store';
+import type { ToolCall } from '../core/stream/tool-call';
+import { useToolgateStore } from '../provider/context';
 import { useStoreSelector } from './use-store-selector';
 
 /**

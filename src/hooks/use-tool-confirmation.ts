@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type Dispatch, type SetStateAction } from 'react';
 import { useIsomorphicLayoutEffect } from './use-isomorphic-layout-effect';
-import { createConfirmationController } from '../core/confirmation-controller';
-import type { ConfirmationStatus } from '../core/confirmation-machine';
+import { createConfirmationController } from '../core/approval/confirmation-controller';
+import type { ConfirmationStatus } from '../core/approval/confirmation-machine';
 import type {
   ApprovalContext,
   CheckOutcome,
@@ -13,12 +13,12 @@ import type {
   ConfirmationEditing,
   ConfirmationView,
   EditResult,
-} from '../core/confirmation-types';
+} from '../core/approval/confirmation-types';
 import type { ErrorReporter } from '../core/external-store';
-import type { JsonValue } from '../core/json-value';
-import type { ToolRoom } from '../core/room';
-import { resolveToolDescriptor, type ToolDescriptor } from '../core/tool-descriptor';
-import { useConfirmationController } from './context';
+import type { JsonValue } from '../core/json/json-value';
+import type { ToolRoom } from '../core/session/room';
+import { resolveToolDescriptor, type ToolDescriptor } from '../core/approval/tool-descriptor';
+import { useConfirmationController } from '../provider/context';
 
 /**
  * The actions of a confirmation, each bound to one request (the one shown when it was rendered).

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import type { ConfirmationController } from '../core/confirmation-types';
-import type { ToolGrant, ToolGrants } from '../core/tool-grants';
-import { useConfirmationController } from './context';
+import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { ToolGrant, ToolGrants } from '../core/approval/tool-grants';
+import { useConfirmationController } from '../provider/context';
 
 /**
  * What {@link useToolGrants} returns: the standing grants and the ways to take them back.

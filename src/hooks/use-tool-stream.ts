@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions, type ToolStreamStoreState } from '../core/store';
+import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions, type ToolStreamStoreState } from '../core/stream/store';
 
 /**
  * Anything that delivers a session's events: `subscribe(listener)` returns an unsubscribe function.

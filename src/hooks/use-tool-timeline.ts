@@ -1,9 +1,9 @@
-import type { ToolStreamStore, ToolStreamStoreState } from '../core/store';
-import type { ToolCall } from '../core/tool-call';
-import { callOutcome, type ToolCallOutcome } from './labels';
+import type { ToolStreamStore, ToolStreamStoreState } from '../core/stream/store';
+import type { ToolCall } from '../core/stream/tool-call';
+import { callOutcome, type ToolCallOutcome } from '../wording/labels';
 import { useNow, type ToolgateClock } from './use-now';
 import { useToolCalls } from './use-tool-call';
-import { callOf } from '../core/reducer';
+import { callOf } from '../core/stream/reducer';
 
 /**
  * One call on the timeline: when it started, was issued and ended, as times and as fractions of the axis.

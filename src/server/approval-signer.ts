@@ -5,7 +5,7 @@
  * Node, Deno, browsers and edge workers.
  */
 
-import { canonicalJson } from '../core/canonical-json';
+import { canonicalJson } from '../core/json/canonical-json';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { createMemoryTokenStore, type SpentTokenStore } from './spent-tokens';
 

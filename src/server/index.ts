@@ -12,3 +12,12 @@ export {
   type ApprovalVerification,
 } from './approval-signer';
 export { createMemoryTokenStore, type MemoryTokenStore, type MemoryTokenStoreOptions, type SpentTokenStore } from './spent-tokens';
+
+// Definition fingerprints: what a grant or a signed approval binds to, computed the same on both sides
+export {
+  changedDefinitionParts,
+  fingerprintToolDefinition,
+  type DefinitionFingerprint,
+  type ToolDefinition,
+  type ToolDefinitionPart,
+} from '../core/approval/tool-definition';

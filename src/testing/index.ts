@@ -32,3 +32,14 @@ export {
   type ReplayOptions,
   type ReplayTarget,
 } from './replay';
+
+// The pure reducer, for tests and tools that replay a stream without a store
+export {
+  explainToolEvent,
+  initialToolStreamState,
+  reduceLocalToolEvent,
+  reduceToolEvent,
+  type ToolEventIssue,
+  type ToolEventVerdict,
+} from '../core/stream/reducer';
+export type { LocalToolEvent } from '../core/stream/local-events';

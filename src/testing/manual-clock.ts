@@ -3,7 +3,7 @@
  * (docs/architecture.md, "Conventions": tests use fake or injectable clocks, never real time).
  */
 
-import type { AppToolClock } from '../core/app-tool-host';
+import type { AppToolClock } from '../core/app-tools/app-tool-host';
 
 /**
  * A clock that moves only when told: timers fire in order as time is advanced.

@@ -9,10 +9,10 @@
  * deduplicates: an invoke with a consumed confirmation is refused and recorded as refused.
  */
 
-import { fingerprintJson, type FingerprintOptions } from '../core/fingerprint';
-import { snapshotJson, type JsonValue } from '../core/json-value';
-import { ToolRoomError, ToolRoomUnknownOutcomeError, reasonOf, type ToolRoom } from '../core/room';
-import type { ToolDescriptor } from '../core/tool-descriptor';
+import { fingerprintJson, type FingerprintOptions } from '../core/json/fingerprint';
+import { snapshotJson, type JsonValue } from '../core/json/json-value';
+import { ToolRoomError, ToolRoomUnknownOutcomeError, reasonOf, type ToolRoom } from '../core/session/room';
+import type { ToolDescriptor } from '../core/approval/tool-descriptor';
 
 /**
  * A tool the scripted room hosts: its descriptor and what it does.

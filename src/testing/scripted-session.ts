@@ -7,7 +7,7 @@
  * steps out for people watching a story, and is instant unless asked for.
  */
 
-import type { ToolSession, ToolSessionStatus } from '../core/session';
+import type { ToolSession, ToolSessionStatus } from '../core/session/tool-session';
 import type { AppToolCallMessage, ClientMessage, ToolResult } from '../core/wire';
 
 /**

@@ -6,7 +6,7 @@
  * store.getState().dispatch(e.start('c1', { name: 'search', turnId: 't1' }));
  * store.getState().dispatch(e.delta('c1', '{"q":"cats"}'));
  */
-import { TOOL_PHASES, type PhaseEvent, type PhaseFields } from '../core/tool-phases';
+import { TOOL_PHASES, type PhaseEvent, type PhaseFields } from '../core/stream/tool-phases';
 import type {
   SessionClosedEvent,
   ToolPreviewEvent,

@@ -2,7 +2,8 @@ import { useRef, useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { z } from 'zod';
-import { ConfirmToolDialog, fingerprintJson, useAppTool, type JsonValue } from 'toolgate';
+import { ConfirmToolDialog, useAppTool, type JsonValue } from 'toolgate';
+import { fingerprintJson } from 'toolgate/json';
 import type { ScriptedSession } from 'toolgate/testing';
 import { AppToolCard, ScriptedApp } from './support';
 

@@ -11,13 +11,13 @@ interface Args {
 }
 
 /**
- * Human in the loop, second round: edit the arguments then approve them, standing grants with a
+ * Edits, grants, batches and expiry: edit the arguments then approve them, standing grants with a
  * list to revoke them, several requests decided at once, and requests that expire. Each story runs
  * a real confirmation controller; the page lists what ran (what `onApprove` heard) and every
  * outcome. The play functions drive each by keyboard and check that end state.
  */
 const meta = {
-  title: 'Confirm/Approvals, second round',
+  title: 'Confirm/Edits, grants, batches and expiry',
   args: { speed: 1 },
   argTypes: { speed: { control: { type: 'range', min: 0.25, max: 8, step: 0.25 } } },
   parameters: { layout: 'padded' },

@@ -6,15 +6,8 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import {
-  ToolgateProvider,
-  createConfirmationController,
-  type ConfirmationController,
-  type ConfirmationEditing,
-  type ConfirmationOutcome,
-  type ToolDefinition,
-  type ToolDescriptor,
-} from 'toolgate';
+import { ToolgateProvider, createConfirmationController, type ConfirmationController, type ConfirmationEditing, type ConfirmationOutcome, type ToolDescriptor } from 'toolgate';
+import { type ToolDefinition } from 'toolgate/server';
 import { createManualClock, type ManualClock } from 'toolgate/testing';
 import { Frame, storySpeed } from '../support/scenarios';
 

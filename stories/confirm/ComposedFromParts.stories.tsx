@@ -1,24 +1,8 @@
 import { useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import {
-  ConfirmToolDialogApprove,
-  ConfirmToolDialogArguments,
-  ConfirmToolDialogContent,
-  ConfirmToolDialogDeny,
-  ConfirmToolDialogDescription,
-  ConfirmToolDialogFingerprint,
-  ConfirmToolDialogOverlay,
-  ConfirmToolDialogPortal,
-  ConfirmToolDialogQueueCount,
-  ConfirmToolDialogRoot,
-  ConfirmToolDialogTitle,
-  ToolgateProvider,
-  fingerprintJson,
-  useConfirmToolDialog,
-  useToolConfirmation,
-  type JsonValue,
-} from 'toolgate';
+import { ConfirmToolDialogApprove, ConfirmToolDialogArguments, ConfirmToolDialogContent, ConfirmToolDialogDeny, ConfirmToolDialogDescription, ConfirmToolDialogFingerprint, ConfirmToolDialogOverlay, ConfirmToolDialogPortal, ConfirmToolDialogQueueCount, ConfirmToolDialogRoot, ConfirmToolDialogTitle, ToolgateProvider, useConfirmToolDialog, useToolConfirmation, type JsonValue } from 'toolgate';
+import { fingerprintJson } from 'toolgate/json';
 import { createScriptedRoom } from 'toolgate/testing';
 import { Frame } from '../support/scenarios';
 import { ROOM_DELAY_MS, describeOutcome, descriptors, page, storySpeed } from './support';

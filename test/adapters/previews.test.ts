@@ -5,13 +5,10 @@
  * end at the provider's final value.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  createArgumentsParser,
-  createToolStreamStore,
-  initialToolStreamState,
-  type ToolStreamEvent,
-} from 'toolgate/core';
-import { stepToolEvent } from '../../src/core/reducer';
+import { createToolStreamStore, type ToolStreamEvent } from 'toolgate/core';
+import { createArgumentsParser } from 'toolgate/json';
+import { initialToolStreamState } from 'toolgate/testing';
+import { stepToolEvent } from '../../src/core/stream/reducer';
 import { PROVIDER_ADAPTERS } from 'toolgate/adapters';
 import { isConsistentPreview } from '../core/preview-consistency';
 import { providerOfRecording } from './providers';

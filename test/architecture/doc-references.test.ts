@@ -69,7 +69,7 @@ describe('references to documents outside the repository', () => {
 
   it('appear in no tracked source, test, story, script or doc file', () => {
     const files = trackedTextFiles();
-    expect(files.map((file) => file.path)).toEqual(expect.arrayContaining(['src/core/reducer.ts', 'docs/protocol.md', 'README.md']));
+    expect(files.map((file) => file.path)).toEqual(expect.arrayContaining(['src/core/stream/reducer.ts', 'docs/protocol.md', 'README.md']));
     expect(citationsOfSources(files)).toEqual([]);
   });
 });

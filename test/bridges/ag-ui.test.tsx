@@ -9,7 +9,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { HttpAgent } from '@ag-ui/client';
 import { ConfirmToolDialog, ToolCallList, ToolgateProvider, useAppTool, useInterrupt, type AppTool } from 'toolgate';
-import { canonicalJson, fingerprintJson, isTerminalStatus } from 'toolgate/core';
+import { isTerminalStatus } from 'toolgate/core';
+import { canonicalJson, fingerprintJson } from 'toolgate/json';
 import { createAGUIBridge, type AGUIAgentLike, type AGUIBridge } from 'toolgate/ag-ui';
 import { startAgentServer, type AgentScript, type AgentServer } from './ag-ui-server';
 

@@ -5,8 +5,9 @@
  * not aborted, no call is cancelled here, nothing is sent to the server).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { bindAppToolHost, createAppToolHost, createToolStreamStore, type AppToolHost, type ToolCall, type ToolSession } from 'toolgate/core';
-import { callOf } from '../../src/core/call-table';
+import { createAppToolHost, createToolStreamStore, type AppToolHost, type ToolCall, type ToolSession } from 'toolgate/core';
+import { bindAppToolHost } from 'toolgate/client';
+import { callOf } from '../../src/core/stream/call-table';
 import type { ReferenceSession } from 'toolgate/client';
 import type { ReferenceServer } from '../../server/server';
 import { APP_TOOLS, connect, startServer, turnEnded, until } from './helpers';

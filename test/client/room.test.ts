@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolRoomError, ToolRoomUnknownOutcomeError } from 'toolgate/core';
-import { classifyRoomError } from '../../src/core/room';
+import { classifyRoomError } from '../../src/core/session/room';
 import type { ReferenceSession } from 'toolgate/client';
 import type { ReferenceServer } from '../../server/server';
 import { INVOICE, connect, startServer, until, type Recorded } from './helpers';

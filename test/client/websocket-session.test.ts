@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { bindAppToolHost, createAppToolHost, createToolStreamStore, type AppToolHost } from 'toolgate/core';
+import { createAppToolHost, createToolStreamStore, type AppToolHost } from 'toolgate/core';
+import { bindAppToolHost } from 'toolgate/client';
 import { connectReferenceSession, type ReferenceSession } from 'toolgate/client';
 import type { ReferenceServer } from '../../server/server';
 import { APP_TOOLS, connect, startServer, turnEnded, until, type Recorded } from './helpers';

@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ArgumentsPreview, createArgumentsParser, type ArgumentsSchema } from 'toolgate';
+import { ArgumentsPreview, type ArgumentsSchema } from 'toolgate';
+import { createArgumentsParser } from 'toolgate/json';
 
 /**
  * A schema that notes which field it is asked about: the preview asks once for each row it

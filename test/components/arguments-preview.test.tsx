@@ -2,7 +2,8 @@ import { StrictMode } from 'react';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { ArgumentsPreview, parsePartialArguments, type ArgumentsSchema } from 'toolgate';
+import { ArgumentsPreview, type ArgumentsSchema } from 'toolgate';
+import { parsePartialArguments } from 'toolgate/json';
 
 const strict = (ui: React.ReactNode) => render(<StrictMode>{ui}</StrictMode>);
 

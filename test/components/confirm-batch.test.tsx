@@ -6,7 +6,8 @@ import { StrictMode } from 'react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ConfirmBatch, createConfirmationController, fingerprintJson, type ToolDescriptor } from 'toolgate';
+import { ConfirmBatch, createConfirmationController, type ToolDescriptor } from 'toolgate';
+import { fingerprintJson } from 'toolgate/json';
 
 const descriptor: ToolDescriptor = { effect: 'write', risk: 'medium', requiresConfirmation: true };
 

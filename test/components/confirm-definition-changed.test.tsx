@@ -6,7 +6,8 @@ import { StrictMode } from 'react';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ConfirmToolDialog, ToolgateProvider, ToolgateLabelsProvider, createConfirmationController, type ToolDefinition, type ToolDescriptor } from 'toolgate';
+import { ConfirmToolDialog, ToolgateProvider, ToolgateLabelsProvider, createConfirmationController, type ToolDescriptor } from 'toolgate';
+import { type ToolDefinition } from 'toolgate/server';
 
 const search: ToolDescriptor = { effect: 'read', risk: 'low', requiresConfirmation: true };
 const before: ToolDefinition = { name: 'search_docs', description: 'Searches the docs', parameters: { type: 'object' }, descriptor: search };

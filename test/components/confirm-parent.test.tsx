@@ -5,7 +5,8 @@
  */
 import { act, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ConfirmToolDialog, ToolgateProvider, createConfirmationController, createToolStreamStore, connectApprovalGate } from 'toolgate';
+import { ConfirmToolDialog, ToolgateProvider, createConfirmationController, createToolStreamStore } from 'toolgate';
+import { connectApprovalGate } from 'toolgate/client';
 import { createScriptedSession, toolEvents } from 'toolgate/testing';
 
 const request = (extra: Record<string, unknown> = {}) => ({

@@ -2,28 +2,10 @@ import { StrictMode, createRef, useState, type ReactNode } from 'react';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  ConfirmToolDialog,
-  ConfirmToolDialogApprove,
-  ConfirmToolDialogArguments,
-  ConfirmToolDialogContent,
-  ConfirmToolDialogDeny,
-  ConfirmToolDialogDescription,
-  ConfirmToolDialogFingerprint,
-  ConfirmToolDialogOverlay,
-  ConfirmToolDialogPortal,
-  ConfirmToolDialogQueueCount,
-  ConfirmToolDialogRoot,
-  ConfirmToolDialogTitle,
-  createConfirmationController,
-  fingerprintJson,
-  useConfirmToolDialog,
-  type ConfirmToolLabelsOverride,
-  type ConfirmationController,
-  type ConfirmationOutcome,
-} from 'toolgate';
+import { ConfirmToolDialog, ConfirmToolDialogApprove, ConfirmToolDialogArguments, ConfirmToolDialogContent, ConfirmToolDialogDeny, ConfirmToolDialogDescription, ConfirmToolDialogFingerprint, ConfirmToolDialogOverlay, ConfirmToolDialogPortal, ConfirmToolDialogQueueCount, ConfirmToolDialogRoot, ConfirmToolDialogTitle, createConfirmationController, useConfirmToolDialog, type ConfirmToolLabelsOverride, type ConfirmationController, type ConfirmationOutcome } from 'toolgate';
+import { fingerprintJson } from 'toolgate/json';
 import { createScriptedRoom } from 'toolgate/testing';
-import { defaultConfirmLabels, mergeConfirmLabels } from '../../src/hooks/confirm-labels';
+import { defaultConfirmLabels, mergeConfirmLabels } from '../../src/wording/confirm-labels';
 
 const strict = (node: ReactNode) => render(<StrictMode>{node}</StrictMode>);
 

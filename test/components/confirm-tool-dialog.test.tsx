@@ -2,20 +2,8 @@ import { StrictMode, useState, type ReactNode } from 'react';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ConfirmToolDialog,
-  ToolgateLabelsProvider,
-  ToolgateProvider,
-  createConfirmationController,
-  fingerprintJson,
-  useToolConfirmation,
-  type ConfirmToolDialogProps,
-  type ConfirmationOutcome,
-  type JsonValue,
-  type ToolDescriptor,
-  type ToolRoom,
-  type UseToolConfirmationResult,
-} from 'toolgate';
+import { ConfirmToolDialog, ToolgateLabelsProvider, ToolgateProvider, createConfirmationController, useToolConfirmation, type ConfirmToolDialogProps, type ConfirmationOutcome, type JsonValue, type ToolDescriptor, type ToolRoom, type UseToolConfirmationResult } from 'toolgate';
+import { fingerprintJson } from 'toolgate/json';
 import { createScriptedRoom, type ScriptedRoom } from 'toolgate/testing';
 
 const transfer: ToolDescriptor = { title: 'Transfer money', effect: 'write', risk: 'high', requiresConfirmation: true, requiredAction: 'tool:invoke:transfer' };

@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createAppToolHost, createHelloMessage } from 'toolgate/core';
+import { createAppToolHost } from 'toolgate/core';
+import { createHelloMessage } from 'toolgate/client';
 
 describe('an app tool declared with validate alone', () => {
   it('declares the JSON Schema its validator gives (zod), so the model learns the arguments', () => {

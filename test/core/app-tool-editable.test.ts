@@ -7,16 +7,10 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  createAppToolApprovalHandler,
-  createAppToolHost,
-  createConfirmationController,
-  createToolStreamStore,
-  type AppToolApprovalRequest,
-  type JsonValue,
-} from 'toolgate/core';
+import { createAppToolHost, createConfirmationController, createToolStreamStore, type AppToolApprovalRequest, type JsonValue } from 'toolgate/core';
+import { createAppToolApprovalHandler } from 'toolgate/client';
 import { callEvents, createManualClock } from 'toolgate/testing';
-import { callOf } from '../../src/core/call-table';
+import { callOf } from '../../src/core/stream/call-table';
 import { settleAll, shown } from './confirmation-helpers';
 
 const noteSchema = z.object({ text: z.string().min(1), tags: z.array(z.string()).default([]) });

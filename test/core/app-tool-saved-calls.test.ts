@@ -6,16 +6,8 @@
  * again; one that had its answer gets that answer; one that never began runs normally.
  */
 import { describe, expect, it, vi } from 'vitest';
-import {
-  RELOADED_WHILE_RUNNING,
-  createAppToolHost,
-  createSessionPersistence,
-  type AppToolCallRequest,
-  type AppToolHostOptions,
-  type ErrorReporter,
-  type SavedCall,
-  type SavedCalls,
-} from 'toolgate/core';
+import { createAppToolHost, type AppToolCallRequest, type AppToolHostOptions, type ErrorReporter } from 'toolgate/core';
+import { RELOADED_WHILE_RUNNING, createSessionPersistence, type SavedCall, type SavedCalls } from 'toolgate/client';
 import { createManualClock } from 'toolgate/testing';
 import { fakeStorage, type FakeStorage } from '../fixtures/fake-storage';
 

@@ -8,9 +8,9 @@ import {
   ToolError,
   type AppToolCallRequest,
 } from 'toolgate/core';
-import { checkJsonSchema } from '../../src/core/json-schema-check';
-import { formatStandardIssues, isStandardSchema, validateStandard } from '../../src/core/standard-schema';
-import { isToolError } from '../../src/core/tool-error';
+import { checkJsonSchema } from '../../src/core/json/json-schema-check';
+import { formatStandardIssues, isStandardSchema, validateStandard } from '../../src/core/json/standard-schema';
+import { isToolError } from '../../src/core/app-tools/tool-error';
 
 let n = 0;
 const call = (name: string, args: unknown): AppToolCallRequest => ({

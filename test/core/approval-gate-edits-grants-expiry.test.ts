@@ -6,9 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { connectApprovalGate, createConfirmationController, createToolStreamStore, type ToolCall } from 'toolgate/core';
+import { createConfirmationController, createToolStreamStore, type ToolCall } from 'toolgate/core';
+import { connectApprovalGate } from 'toolgate/client';
 import { callEvents, createManualClock, createScriptedSession } from 'toolgate/testing';
-import { callOf } from '../../src/core/call-table';
+import { callOf } from '../../src/core/stream/call-table';
 import { settleAll, shown } from './confirmation-helpers';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

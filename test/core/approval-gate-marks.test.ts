@@ -4,9 +4,10 @@
  * rewritten the model's), or `denied` with the reason.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { connectApprovalGate, createConfirmationController, createToolStreamStore, type ToolCall } from 'toolgate/core';
+import { createConfirmationController, createToolStreamStore, type ToolCall } from 'toolgate/core';
+import { connectApprovalGate } from 'toolgate/client';
 import { callEvents, createScriptedSession } from 'toolgate/testing';
-import { callOf } from '../../src/core/call-table';
+import { callOf } from '../../src/core/stream/call-table';
 import { settleAll, shown } from './confirmation-helpers';
 
 function setup() {

@@ -12,18 +12,11 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalJson,
-  connectApprovalGate,
-  createConfirmationController,
-  createToolStreamStore,
-  type ClientMessage,
-  type ConfirmationPick,
-  type ConfirmationView,
-  type JsonValue,
-} from 'toolgate/core';
+import { createConfirmationController, createToolStreamStore, type ClientMessage, type ConfirmationPick, type ConfirmationView, type JsonValue } from 'toolgate/core';
+import { canonicalJson } from 'toolgate/json';
+import { connectApprovalGate } from 'toolgate/client';
 import { callEvents, createManualClock } from 'toolgate/testing';
-import { callOf } from '../../src/core/call-table';
+import { callOf } from '../../src/core/stream/call-table';
 
 // Fixed seed: a failure prints its path, and replays the same.
 const SEED = 0x19_a9_e0_02;

@@ -6,17 +6,8 @@
  * `approval-mismatch`.
  */
 import { describe, expect, it, vi } from 'vitest';
-import {
-  connectApprovalGate,
-  createAppToolApprovalHandler,
-  createAppToolHost,
-  createConfirmationController,
-  createToolStreamStore,
-  type ClientMessage,
-  type ErrorReporter,
-  type ToolDescriptor,
-  type ToolRoom,
-} from 'toolgate/core';
+import { createAppToolHost, createConfirmationController, createToolStreamStore, type ClientMessage, type ErrorReporter, type ToolDescriptor, type ToolRoom } from 'toolgate/core';
+import { connectApprovalGate, createAppToolApprovalHandler } from 'toolgate/client';
 import { callEvents, createScriptedSession } from 'toolgate/testing';
 import { settleAll, shown } from './confirmation-helpers';
 

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createArgumentsParser, createToolStreamStore, type ToolCall } from 'toolgate/core';
-import { callOf } from '../../src/core/call-table';
-import { canonicalJson } from '../../src/core/canonical-json';
-import type { JsonValue } from '../../src/core/json-value';
-import { sameJson } from '../../src/core/json-diff';
+import { createToolStreamStore, type ToolCall } from 'toolgate/core';
+import { createArgumentsParser } from 'toolgate/json';
+import { callOf } from '../../src/core/stream/call-table';
+import { canonicalJson } from '../../src/core/json/canonical-json';
+import type { JsonValue } from '../../src/core/json/json-value';
+import { sameJson } from '../../src/core/json/json-diff';
 import fc from 'fast-check';
 import { toolEvents as e } from 'toolgate/testing';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
-import { createArgumentsParser } from 'toolgate/core';
+import { createArgumentsParser } from 'toolgate/json';
 import { Allow, parse as partialJsonParse } from 'partial-json';
 import cases from '../fixtures/peer-cases/partial-json-peer-cases.json';
 import { isConsistentPreview } from './preview-consistency';

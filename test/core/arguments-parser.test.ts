@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createArgumentsParser, parsePartialArguments } from 'toolgate/core';
+import { createArgumentsParser, parsePartialArguments } from 'toolgate/json';
 import { isConsistentPreview, splitAt, isDeepFrozen } from './preview-consistency';
 
 const SEED = 20261130;

@@ -3,18 +3,9 @@
 // added; JSON Lines out and back in, verified.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  auditLogToJsonLines,
-  canonicalJson,
-  createAuditLog,
-  fingerprintJson,
-  parseAuditJsonLines,
-  verifyAuditLog,
-  AuditLogError,
-  type AuditEntry,
-  type AuditRecord,
-  type JsonValue,
-} from 'toolgate/core';
+import { type JsonValue } from 'toolgate/core';
+import { auditLogToJsonLines, createAuditLog, parseAuditJsonLines, verifyAuditLog, AuditLogError, type AuditEntry, type AuditRecord } from 'toolgate/audit';
+import { canonicalJson, fingerprintJson } from 'toolgate/json';
 
 const counter = () => {
   let t = 1_000;

@@ -1,12 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  bindAppToolHost,
-  createAppToolHost,
-  createHelloMessage,
-  type ClientMessage,
-  type ToolSession,
-  type ToolSessionStatus,
-} from 'toolgate/core';
+import { createAppToolHost, type ClientMessage, type ToolSession, type ToolSessionStatus } from 'toolgate/core';
+import { bindAppToolHost, createHelloMessage } from 'toolgate/client';
 import type { AppToolCallMessage } from '../../src/core/wire';
 import { createScriptedSession, step } from 'toolgate/testing';
 

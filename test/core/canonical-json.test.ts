@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CanonicalJsonError, canonicalJson, type JsonValue } from 'toolgate/core';
+import { type JsonValue } from 'toolgate/core';
+import { CanonicalJsonError, canonicalJson } from 'toolgate/json';
 
 /** The IEEE 754 double with these 16 hex digits (RFC 8785 Appendix B writes numbers this way). */
 function fromIeeeHex(hex: string): number {

@@ -8,7 +8,7 @@ import {
   confirmationStatusSets,
   nextConfirmationStatus,
   type ConfirmationEvent,
-} from '../../src/core/confirmation-machine';
+} from '../../src/core/approval/confirmation-machine';
 import { createScriptedRoom, type ScriptedRoomFault } from 'toolgate/testing';
 import { shown, until } from './confirmation-helpers';
 

@@ -1,15 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  ToolRoomError,
-  connectApprovalGate,
-  createAppToolApprovalHandler,
-  createAppToolHost,
-  createConfirmationController,
-  type ClientMessage,
-  type JsonValue,
-} from 'toolgate/core';
-import { answerToolApprovalRequest, isToolApprovalRequest } from '../../src/core/confirmation-bridges';
+import { ToolRoomError, createAppToolHost, createConfirmationController, type ClientMessage, type JsonValue } from 'toolgate/core';
+import { connectApprovalGate, createAppToolApprovalHandler } from 'toolgate/client';
+import { answerToolApprovalRequest, isToolApprovalRequest } from '../../src/core/approval/confirmation-bridges';
 import type { ToolApprovalRequestMessage } from '../../src/core/wire';
 import { createScriptedSession } from 'toolgate/testing';
 import { isDeepFrozen, settleAll, shown, until } from './confirmation-helpers';

@@ -4,7 +4,8 @@
  * edit keeps the person in the editor with the field's issue, and nothing is approved.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createConfirmationController, fingerprintJson, type ApprovalContext, type JsonValue } from 'toolgate/core';
+import { createConfirmationController, type ApprovalContext, type JsonValue } from 'toolgate/core';
+import { fingerprintJson } from 'toolgate/json';
 import { settleAll, shown } from './confirmation-helpers';
 
 const schema = {

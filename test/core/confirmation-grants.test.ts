@@ -6,7 +6,9 @@
  * stops a grant at once.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createConfirmationController, createToolGrants, fingerprintJson, type ApprovalContext, type JsonValue, type ToolDescriptor } from 'toolgate/core';
+import { createConfirmationController, type ApprovalContext, type JsonValue, type ToolDescriptor } from 'toolgate/core';
+import { createToolGrants } from 'toolgate/policy';
+import { fingerprintJson } from 'toolgate/json';
 import { settleAll, shown, until } from './confirmation-helpers';
 
 const medium: ToolDescriptor = { effect: 'write', risk: 'medium', requiresConfirmation: true };

@@ -12,9 +12,9 @@ import {
   confirmationStatusSets,
   CONFIRMATION_TRANSITIONS,
   nextConfirmationStatus,
-} from '../../src/core/confirmation-machine';
-import { MISSING_TOOL_DESCRIPTOR, needsConfirmation, resolveToolDescriptor } from '../../src/core/tool-descriptor';
-import { classifyRoomError } from '../../src/core/room';
+} from '../../src/core/approval/confirmation-machine';
+import { MISSING_TOOL_DESCRIPTOR, needsConfirmation, resolveToolDescriptor } from '../../src/core/approval/tool-descriptor';
+import { classifyRoomError } from '../../src/core/session/room';
 
 describe('the confirmation transition table', () => {
   it('has a row for every state', () => {

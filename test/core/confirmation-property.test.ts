@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalJson,
-  createConfirmationController,
-  type ConfirmationView,
-  type JsonValue,
-  type ToolDescriptor,
-} from 'toolgate/core';
-import type { OutcomeCheckResult } from '../../src/core/confirmation-types';
+import { createConfirmationController, type ConfirmationView, type JsonValue, type ToolDescriptor } from 'toolgate/core';
+import { canonicalJson } from 'toolgate/json';
+import type { OutcomeCheckResult } from '../../src/core/approval/confirmation-types';
 import { createScriptedRoom, type ScriptedRoomFault } from 'toolgate/testing';
 
 // docs/architecture.md, "Conventions": fixed fast-check seeds. Printed by fast-check on failure with the path.

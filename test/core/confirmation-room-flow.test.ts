@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  ToolRoomError,
-  ToolRoomUnknownOutcomeError,
-  canonicalJson,
-  createConfirmationController,
-  type ConfirmationOutcome,
-  type JsonValue,
-  type ToolDescriptor,
-  type ToolRoom,
-} from 'toolgate/core';
+import { ToolRoomError, ToolRoomUnknownOutcomeError, createConfirmationController, type ConfirmationOutcome, type JsonValue, type ToolDescriptor, type ToolRoom } from 'toolgate/core';
+import { canonicalJson } from 'toolgate/json';
 import { createScriptedRoom } from 'toolgate/testing';
 import { deferred, isDeepFrozen, record, settleAll, shown, until } from './confirmation-helpers';
 

@@ -3,9 +3,11 @@
  * growth): what the rules behind it promise, checked for what they show.
  */
 import { describe, expect, it } from 'vitest';
-import { createArgumentsParser, initialToolStreamState, reduceToolEvent, type ToolStreamState } from 'toolgate/core';
+import { type ToolStreamState } from 'toolgate/core';
+import { createArgumentsParser } from 'toolgate/json';
+import { initialToolStreamState, reduceToolEvent } from 'toolgate/testing';
 import { toolEvents as e } from 'toolgate/testing';
-import { callOf } from '../../src/core/call-table';
+import { callOf } from '../../src/core/stream/call-table';
 
 const wide = (n: number) => `{"values":[${Array.from({ length: n }, (_, i) => i).join(',')}]}`;
 

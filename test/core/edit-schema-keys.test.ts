@@ -6,7 +6,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createAppToolApprovalHandler, createAppToolHost, createConfirmationController } from 'toolgate/core';
+import { createAppToolHost, createConfirmationController } from 'toolgate/core';
+import { createAppToolApprovalHandler } from 'toolgate/client';
 import { createManualClock } from 'toolgate/testing';
 import { shown } from './confirmation-helpers';
 

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  CanonicalJsonError,
-  canonicalJson,
-  fingerprintJson,
-  formatFingerprint,
-  type JsonValue,
-} from 'toolgate/core';
-import { WebCryptoUnavailableError, fingerprintCanonical } from '../../src/core/fingerprint';
+import { type JsonValue } from 'toolgate/core';
+import { CanonicalJsonError, canonicalJson, fingerprintJson, formatFingerprint } from 'toolgate/json';
+import { WebCryptoUnavailableError, fingerprintCanonical } from '../../src/core/json/fingerprint';
 
 /** An independent SHA-256 (node:crypto) of the canonical text, to check Web Crypto's against. */
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

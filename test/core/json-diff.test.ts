@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, diffJson, formatJsonPath, type JsonChange, type JsonValue } from 'toolgate/core';
+import { type JsonValue } from 'toolgate/core';
+import { canonicalJson, diffJson, formatJsonPath, type JsonChange } from 'toolgate/json';
 
 const SEED = 19_001;
 

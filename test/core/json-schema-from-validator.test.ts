@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { jsonSchemaFromValidator } from '../../src/core/json-schema-from-validator';
+import { jsonSchemaFromValidator } from '../../src/core/json/json-schema-from-validator';
 
 describe('the JSON Schema of a validator (the Standard JSON Schema interface)', () => {
   it('comes from a zod schema: its input, as a plain object schema without $schema', () => {

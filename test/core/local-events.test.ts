@@ -1,16 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createToolStreamStore,
-  explainToolEvent,
-  initialToolStreamState,
-  reduceLocalToolEvent,
-  reduceToolEvent,
-  type ApprovalMark,
-  type ToolCall,
-  type ToolStreamState,
-} from 'toolgate/core';
-import { callOf } from '../../src/core/call-table';
-import { validateToolEvent } from '../../src/core/validate-event';
+import { createToolStreamStore, type ApprovalMark, type ToolCall, type ToolStreamState } from 'toolgate/core';
+import { explainToolEvent, initialToolStreamState, reduceLocalToolEvent, reduceToolEvent } from 'toolgate/testing';
+import { callOf } from '../../src/core/stream/call-table';
+import { validateToolEvent } from '../../src/core/stream/validate-event';
 import { callEvents, toolEvents as e } from 'toolgate/testing';
 import { FORGED_LOCAL_FRAMES } from './forged-frames';
 

@@ -3,7 +3,8 @@
  * not declare stays undeclared (shown as "risk not declared") and still needs confirmation.
  */
 import { describe, expect, it } from 'vitest';
-import { descriptorFromMcpTool, isUndeclared } from 'toolgate/core';
+import { isUndeclared } from 'toolgate/core';
+import { descriptorFromMcpTool } from 'toolgate/adapters';
 
 describe('descriptors from MCP annotations', () => {
   it('maps readOnlyHint to a read and destructiveHint to a high risk, for a trusted server', () => {

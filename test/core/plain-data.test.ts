@@ -3,9 +3,10 @@
  * `JSON.stringify` with every field, while previews and the calls record stay built on first read.
  */
 import { describe, expect, it } from 'vitest';
-import { createToolStreamStore, initialToolStreamState, reduceToolEvent, type ToolCall, type ToolStreamState } from 'toolgate/core';
+import { createToolStreamStore, type ToolCall, type ToolStreamState } from 'toolgate/core';
+import { initialToolStreamState, reduceToolEvent } from 'toolgate/testing';
 import { callEvents, toolEvents as e } from 'toolgate/testing';
-import { callOf } from '../../src/core/call-table';
+import { callOf } from '../../src/core/stream/call-table';
 
 const streaming = (): ToolStreamState =>
   [e.start('c1', { name: 'search', turnId: 't1' }), e.delta('c1', '{"q":"ca'), ...callEvents('c2', { arguments: { n: 1 } })].reduce<ToolStreamState>(

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  explainToolEvent,
-  initialToolStreamState,
-  reduceLocalToolEvent,
-  reduceToolEvent,
-  type LocalToolEvent,
-  type ToolCall,
-  type ToolStreamState,
-} from 'toolgate/core';
-import { callOf } from '../../src/core/call-table';
+import { type ToolCall, type ToolStreamState } from 'toolgate/core';
+import { explainToolEvent, initialToolStreamState, reduceLocalToolEvent, reduceToolEvent, type LocalToolEvent } from 'toolgate/testing';
+import { callOf } from '../../src/core/stream/call-table';
 import { callEvents, toolEvents as e } from 'toolgate/testing';
 
 /** Reduce events in order, stamping times 1, 2, 3… */

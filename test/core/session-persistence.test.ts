@@ -5,7 +5,8 @@
  * reload starts afresh instead of resuming without knowing what ran.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSessionPersistence, type ErrorReporter } from 'toolgate/core';
+import { type ErrorReporter } from 'toolgate/core';
+import { createSessionPersistence } from 'toolgate/client';
 import { fakeStorage } from '../fixtures/fake-storage';
 
 const KEY = 'toolgate:session';

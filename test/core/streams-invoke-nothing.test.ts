@@ -9,16 +9,8 @@
  *   invoke it.
  */
 import { describe, expect, it, vi } from 'vitest';
-import {
-  bindAppToolHost,
-  connectApprovalGate,
-  createAppToolApprovalHandler,
-  createAppToolHost,
-  createConfirmationController,
-  createToolStreamStore,
-  type AppToolContext,
-  type ClientMessage,
-} from 'toolgate/core';
+import { createAppToolHost, createConfirmationController, createToolStreamStore, type AppToolContext, type ClientMessage } from 'toolgate/core';
+import { bindAppToolHost, connectApprovalGate, createAppToolApprovalHandler } from 'toolgate/client';
 import { callEvents, createScriptedRoom, createScriptedSession, toolEvents as e } from 'toolgate/testing';
 
 /** Let every promise chain and deferred task of the kit run (a few real macrotasks). */

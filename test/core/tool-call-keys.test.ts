@@ -1,10 +1,10 @@
 /**
- * The fields of a call are listed once (`TOOL_CALL_KEYS` in src/core/tool-call.ts, checked against
+ * The fields of a call are listed once (`TOOL_CALL_KEYS` in src/core/stream/tool-call.ts, checked against
  * the `ToolCall` type). The record's constructor and its plain copy spell them out for speed; these
  * tests hold both to the list, keys and order, at every step a call goes through.
  */
 import { describe, expect, it } from 'vitest';
-import { appendArguments, createToolCall, fromToolCall, resetArguments, settleArguments, TOOL_CALL_FIELDS, TOOL_CALL_KEYS, updateToolCall, type CallRecord } from '../../src/core/tool-call';
+import { appendArguments, createToolCall, fromToolCall, resetArguments, settleArguments, TOOL_CALL_FIELDS, TOOL_CALL_KEYS, updateToolCall, type CallRecord } from '../../src/core/stream/tool-call';
 
 const started = (): CallRecord =>
   createToolCall({ callId: 'c1', name: 'search', turnId: 't1', status: 'pending', source: 'stream', location: 'server', risk: 'low', startedAt: 1 });

@@ -5,20 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  canonicalJson,
-  changedDefinitionParts,
-  connectApprovalGate,
-  createConfirmationController,
-  createAppToolApprovalHandler,
-  createAppToolHost,
-  createToolGrants,
-  fingerprintToolDefinition,
-  type ClientMessage,
-  type ConfirmationOutcome,
-  type ToolDefinition,
-  type ToolDescriptor,
-} from 'toolgate/core';
+import { createConfirmationController, createAppToolHost, type ClientMessage, type ConfirmationOutcome, type ToolDescriptor } from 'toolgate/core';
+import { canonicalJson } from 'toolgate/json';
+import { changedDefinitionParts, fingerprintToolDefinition, type ToolDefinition } from 'toolgate/server';
+import { connectApprovalGate, createAppToolApprovalHandler } from 'toolgate/client';
+import { createToolGrants } from 'toolgate/policy';
 import { createScriptedSession } from 'toolgate/testing';
 import { settleAll, shown, until } from './confirmation-helpers';
 

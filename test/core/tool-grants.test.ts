@@ -3,7 +3,8 @@
  * JSON and restored with every entry checked (a bad one refused and named, never half taken).
  */
 import { describe, expect, it, vi } from 'vitest';
-import { allowGrantRefusal, createToolGrants, descriptorFromMcpTool, type ToolGrantsSnapshot } from 'toolgate/core';
+import { allowGrantRefusal, createToolGrants, type ToolGrantsSnapshot } from 'toolgate/policy';
+import { descriptorFromMcpTool } from 'toolgate/adapters';
 
 describe('standing grants', () => {
   it('keeps one grant per tool: a new decision replaces the one before', () => {

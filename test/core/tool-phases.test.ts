@@ -1,14 +1,14 @@
 /**
- * One spec per phase (src/core/tool-phases.ts): validation, the lifecycle table, the reducer and
+ * One spec per phase (src/core/stream/tool-phases.ts): validation, the lifecycle table, the reducer and
  * the testing builders read it, so they cannot drift apart.
  */
 import { describe, expect, it } from 'vitest';
 import { TOOL_STREAM_PHASES } from 'toolgate/core';
 import { toolEvents } from 'toolgate/testing';
-import { CALL_TRANSITIONS } from '../../src/core/call-lifecycle';
-import { TOOL_CALL_STATUSES } from '../../src/core/call-status';
-import { TOOL_PHASES } from '../../src/core/tool-phases';
-import { validateToolEvent } from '../../src/core/validate-event';
+import { CALL_TRANSITIONS } from '../../src/core/stream/call-lifecycle';
+import { TOOL_CALL_STATUSES } from '../../src/core/stream/call-status';
+import { TOOL_PHASES } from '../../src/core/stream/tool-phases';
+import { validateToolEvent } from '../../src/core/stream/validate-event';
 
 describe('one spec per phase', () => {
   it('has a spec for every phase of the wire, and for nothing else', () => {

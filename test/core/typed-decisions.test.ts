@@ -3,7 +3,7 @@
 // `decision`, and a signed request's token goes back unchanged.
 import { describe, expect, it, vi } from 'vitest';
 import { createConfirmationController, createToolStreamStore, type ClientMessage, type JsonValue } from 'toolgate/core';
-import { answerToolApprovalRequest } from '../../src/core/confirmation-bridges';
+import { answerToolApprovalRequest } from '../../src/core/approval/confirmation-bridges';
 import type { ToolApprovalRequestMessage } from '../../src/core/wire';
 import { isDeepFrozen, shown } from './confirmation-helpers';
 

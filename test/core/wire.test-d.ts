@@ -1,22 +1,9 @@
 // Type tests of the wire and the results: checked by `tsc --noEmit` (which `npm test` runs first),
 // so a union that stops narrowing fails the run. Nothing here runs.
 import { describe, expectTypeOf, it } from 'vitest';
-import {
-  TOOL_RESULT_CODES,
-  TOOL_STREAM_PHASES,
-  type ConfirmationOutcome,
-  type JsonValue,
-  type LocalToolEvent,
-  type ServerMessage,
-  type ToolCall,
-  type ToolCallStatus,
-  type ToolEvent,
-  type ToolResult,
-  type ToolResultCode,
-  type ToolStreamEvent,
-  type ToolStreamPhase,
-} from 'toolgate/core';
-import { validateToolEvent } from '../../src/core/validate-event';
+import { TOOL_RESULT_CODES, TOOL_STREAM_PHASES, type ConfirmationOutcome, type JsonValue, type ServerMessage, type ToolCall, type ToolCallStatus, type ToolEvent, type ToolResult, type ToolResultCode, type ToolStreamEvent, type ToolStreamPhase } from 'toolgate/core';
+import { type LocalToolEvent } from 'toolgate/testing';
+import { validateToolEvent } from '../../src/core/stream/validate-event';
 
 declare const event: ToolEvent;
 declare const streamEvent: ToolStreamEvent;

@@ -5,8 +5,9 @@
  * the call's mark becomes `refused` with the server's reason, and keeps no `approvedArguments`.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { connectApprovalGate, createConfirmationController, createToolStreamStore, type ClientMessage } from 'toolgate/core';
-import { callOf } from '../../src/core/call-table';
+import { createConfirmationController, createToolStreamStore, type ClientMessage } from 'toolgate/core';
+import { connectApprovalGate } from 'toolgate/client';
+import { callOf } from '../../src/core/stream/call-table';
 import { useReferenceSession } from './harness';
 
 const connectSession = useReferenceSession();

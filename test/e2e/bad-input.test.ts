@@ -5,7 +5,8 @@
  * the gate that names other arguments. Both are refused clearly, and nothing runs.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createConfirmationController, fingerprintJson, ToolRoomError, type ToolRoom } from 'toolgate/core';
+import { createConfirmationController, ToolRoomError, type ToolRoom } from 'toolgate/core';
+import { fingerprintJson } from 'toolgate/json';
 import { useReferenceSession, WAIT_MS } from './harness';
 
 const connectSession = useReferenceSession();

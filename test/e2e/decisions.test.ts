@@ -6,8 +6,9 @@
  * cancel withdraws it (cancelled, not rejected); a forged token runs nothing.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { connectApprovalGate, createConfirmationController, createToolStreamStore, type ClientMessage } from 'toolgate/core';
-import { callOf } from '../../src/core/call-table';
+import { createConfirmationController, createToolStreamStore, type ClientMessage } from 'toolgate/core';
+import { connectApprovalGate } from 'toolgate/client';
+import { callOf } from '../../src/core/stream/call-table';
 import { useReferenceSession, WAIT_MS } from './harness';
 
 const referenceSession = useReferenceSession();

@@ -41,10 +41,10 @@ const STORIES = [
   // The dialog's states.
   'confirm-confirmtooldialog--reviewing-medium-risk-write',
   'confirm-confirmtooldialog--confirm-step-typed-name',
-  'confirm-approvals-second-round--edited-with-diff',
-  'confirm-approvals-second-round--batch',
-  'confirm-approvals-second-round--expired',
-  'confirm-approvals-second-round--answered-by-grant',
+  'confirm-edits-grants-batches-and-expiry--edited-with-diff',
+  'confirm-edits-grants-batches-and-expiry--batch',
+  'confirm-edits-grants-batches-and-expiry--expired',
+  'confirm-edits-grants-batches-and-expiry--answered-by-grant',
   // Lists: nested calls, and a list at scale.
   'components-toolcalllist--nested-calls',
   'components-toolcalllist-at-scale--ten-thousand-calls',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callKey, createEntrySelector, flattenCallTree, parentRowIndex, turnKey, type CallTreeEntry } from '../../src/hooks/call-tree';
+import { callKey, createEntrySelector, flattenCallTree, parentRowIndex, turnKey, type CallTreeEntry } from '../../src/core/stream/call-tree';
 import { createToolStreamStore, type ToolCall } from 'toolgate';
 import { toolEvents as e } from 'toolgate/testing';
 

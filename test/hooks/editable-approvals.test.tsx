@@ -7,9 +7,10 @@ import { StrictMode } from 'react';
 import { act, render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ToolgateProvider, createToolStreamStore, fingerprintJson, useAppTool, useConfirmationController, type ConfirmationController } from 'toolgate';
+import { ToolgateProvider, createToolStreamStore, useAppTool, useConfirmationController, type ConfirmationController } from 'toolgate';
+import { fingerprintJson } from 'toolgate/json';
 import { callEvents, createScriptedSession } from 'toolgate/testing';
-import { callOf } from '../../src/core/call-table';
+import { callOf } from '../../src/core/stream/call-table';
 
 function Capture({ into }: { into: { confirmations?: ConfirmationController } }) {
   into.confirmations = useConfirmationController();

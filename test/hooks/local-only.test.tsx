@@ -7,17 +7,9 @@
 import { StrictMode, useEffect } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  ToolCallCard,
-  ToolgateProvider,
-  bindAppToolHost,
-  createAppToolHost,
-  createToolStreamStore,
-  useAppToolHost,
-  useInterrupt,
-  useToolStream,
-} from 'toolgate';
-import { callOf } from '../../src/core/call-table';
+import { ToolCallCard, ToolgateProvider, createAppToolHost, createToolStreamStore, useAppToolHost, useInterrupt, useToolStream } from 'toolgate';
+import { bindAppToolHost } from 'toolgate/client';
+import { callOf } from '../../src/core/stream/call-table';
 import { createScriptedSession, toolEvents as e, type ScriptedSession } from 'toolgate/testing';
 import { FORGED_LOCAL_FRAMES } from '../core/forged-frames';
 

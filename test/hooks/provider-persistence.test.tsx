@@ -8,7 +8,8 @@
 import { StrictMode, useEffect } from 'react';
 import { act, render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ToolgateProvider, createSessionPersistence, useAppToolHost, useConfirmationController, type ConfirmationController } from 'toolgate';
+import { ToolgateProvider, useAppToolHost, useConfirmationController, type ConfirmationController } from 'toolgate';
+import { createSessionPersistence } from 'toolgate/client';
 import { createScriptedSession } from 'toolgate/testing';
 import { fakeStorage } from '../fixtures/fake-storage';
 

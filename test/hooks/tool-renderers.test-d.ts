@@ -19,7 +19,7 @@ import {
   type ToolRenderers,
   type ToolResult,
 } from 'toolgate';
-import type { DeepPartial } from '../../src/hooks/tool-renderers';
+import type { DeepPartial } from '../../src/provider/tool-renderers';
 
 const flightSchema = z.object({ from: z.string(), to: z.string(), passengers: z.number().int().default(1), legs: z.array(z.object({ date: z.string() })) });
 type Flight = z.output<typeof flightSchema>;

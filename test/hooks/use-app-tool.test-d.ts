@@ -15,7 +15,7 @@ import {
   type ToolResult,
   type UseAppToolOptions,
 } from 'toolgate';
-import type { AppToolStatus } from '../../src/core/app-tool-host';
+import type { AppToolStatus } from '../../src/core/app-tools/app-tool-host';
 
 describe('useAppTool types', () => {
   it('infers the arguments from a zod validate, for run and confirm', () => {

@@ -16,15 +16,9 @@ import {
   type ToolCall,
   type ToolSession,
 } from 'toolgate';
-import {
-  createArgumentsParser,
-  createToolStreamStore,
-  reduceToolEvent,
-  initialToolStreamState,
-  type ToolEvent,
-  type ToolResult,
-  type ToolRoom,
-} from 'toolgate/core';
+import { createToolStreamStore, type ToolEvent, type ToolResult, type ToolRoom } from 'toolgate/core';
+import { createArgumentsParser } from 'toolgate/json';
+import { reduceToolEvent, initialToolStreamState } from 'toolgate/testing';
 import { createScriptedRoom, createScriptedSession, toolEvents } from 'toolgate/testing';
 import { createOpenAIChatAdapter } from 'toolgate/adapters';
 import { connectReferenceSession } from 'toolgate/client';

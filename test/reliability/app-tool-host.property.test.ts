@@ -21,7 +21,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAppToolHost, ToolError, type StandardSchemaV1, type ToolResult } from 'toolgate/core';
-import type { AppToolApproval } from '../../src/core/app-tool-host';
+import type { AppToolApproval } from '../../src/core/app-tools/app-tool-host';
 import { createManualClock } from 'toolgate/testing';
 
 const SEED = 0x5eed_0002;

@@ -14,20 +14,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import {
-  bindAppToolHost,
-  connectApprovalGate,
-  createAppToolHost,
-  createConfirmationController,
-  createToolStreamStore,
-  ToolError,
-  type AppToolContext,
-  type ConfirmationController,
-  type ConfirmationOutcome,
-  type ToolCall,
-  type ToolDescriptor,
-  type ToolRoom,
-} from 'toolgate/core';
+import { createAppToolHost, createConfirmationController, createToolStreamStore, ToolError, type AppToolContext, type ConfirmationController, type ConfirmationOutcome, type ToolCall, type ToolDescriptor, type ToolRoom } from 'toolgate/core';
+import { bindAppToolHost, connectApprovalGate } from 'toolgate/client';
 import { connectReferenceSession, type ReferenceSession } from 'toolgate/client';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server/server';
 import type { Script } from '../../server/scripts';

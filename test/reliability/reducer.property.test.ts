@@ -17,18 +17,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createToolStreamStore,
-  explainToolEvent,
-  initialToolStreamState,
-  type LocalToolEvent,
-  type ToolCall,
-  type ToolEventVerdict,
-  type ToolStreamState,
-} from 'toolgate/core';
-import { callOf } from '../../src/core/call-table';
-import { stepLocalToolEvent, stepToolEvent } from '../../src/core/reducer';
-import type { PreviewMode } from '../../src/core/legacy-preview';
+import { createToolStreamStore, type ToolCall, type ToolStreamState } from 'toolgate/core';
+import { explainToolEvent, initialToolStreamState, type LocalToolEvent, type ToolEventVerdict } from 'toolgate/testing';
+import { callOf } from '../../src/core/stream/call-table';
+import { stepLocalToolEvent, stepToolEvent } from '../../src/core/stream/reducer';
+import type { PreviewMode } from '../../src/core/stream/legacy-preview';
 import { isConsistentPreview } from '../core/preview-consistency';
 
 const SEED = 0x5eed_0001;

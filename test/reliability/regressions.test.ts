@@ -4,20 +4,12 @@
  * fixed on its own (the property that found it is named in each test).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  createAppToolHost,
-  createConfirmationController,
-  explainToolEvent,
-  initialToolStreamState,
-  reduceLocalToolEvent,
-  reduceToolEvent,
-  type LocalToolEvent,
-  type ToolStreamState,
-} from 'toolgate/core';
-import { callOf } from '../../src/core/call-table';
-import { stepToolEvent } from '../../src/core/reducer';
+import { createAppToolHost, createConfirmationController, type ToolStreamState } from 'toolgate/core';
+import { explainToolEvent, initialToolStreamState, reduceLocalToolEvent, reduceToolEvent, type LocalToolEvent } from 'toolgate/testing';
+import { callOf } from '../../src/core/stream/call-table';
+import { stepToolEvent } from '../../src/core/stream/reducer';
 import { createScriptedRoom, toolEvents as e } from 'toolgate/testing';
-import { bindAppToolHost as bindHost } from 'toolgate/core';
+import { bindAppToolHost as bindHost } from 'toolgate/client';
 import { connectReferenceSession } from 'toolgate/client';
 import WebSocket from 'ws';
 import { startReferenceServer } from '../../server/server';

@@ -11,9 +11,9 @@
  * Imports are relative (not `toolgate/*`) so that esbuild can bundle this without the aliases.
  */
 import WebSocket from 'ws';
+import { bindAppToolHost } from '../../src/core/app-tools/bind-session';
+import { connectApprovalGate } from '../../src/core/approval/confirmation-bridges';
 import {
-  bindAppToolHost,
-  connectApprovalGate,
   createAppToolHost,
   createConfirmationController,
   createToolStreamStore,

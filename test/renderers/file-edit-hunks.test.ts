@@ -4,7 +4,8 @@
  * what runs.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createConfirmationController, fingerprintJson, type ApprovalContext, type JsonValue } from 'toolgate/core';
+import { createConfirmationController, type ApprovalContext, type JsonValue } from 'toolgate/core';
+import { fingerprintJson } from 'toolgate/json';
 import { keepHunks, keptHunksOf, readFileEdit, type FileEdit } from 'toolgate/renderers';
 import { shown } from '../core/confirmation-helpers';
 

@@ -7,7 +7,8 @@ import { StrictMode, type ReactElement } from 'react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ConfirmToolDialog, ToolCallView, ToolgateProvider, createConfirmationController, createToolStreamStore, fingerprintJson, type ApprovalContext, type JsonValue } from 'toolgate';
+import { ConfirmToolDialog, ToolCallView, ToolgateProvider, createConfirmationController, createToolStreamStore, type ApprovalContext, type JsonValue } from 'toolgate';
+import { fingerprintJson } from 'toolgate/json';
 import { callEvents } from 'toolgate/testing';
 import { FileEditReview, fileEditRenderer, type FileEditArguments } from 'toolgate/renderers';
 

@@ -3,7 +3,7 @@
 // approval request is accepted once, for that tool and those arguments (or a permitted edit),
 // before its expiry, and refused with a reason otherwise.
 import { describe, expect, it } from 'vitest';
-import { fingerprintJson } from 'toolgate/core';
+import { fingerprintJson } from 'toolgate/json';
 import { createApprovalSigner, createMemoryTokenStore, type ApprovalSignRequest, type SpentTokenStore } from 'toolgate/server';
 
 const SECRET = 'a server secret that is 32 bytes long at least';

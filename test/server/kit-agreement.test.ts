@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, createToolStreamStore, fingerprintJson, type JsonValue } from 'toolgate/core';
+import { createToolStreamStore, type JsonValue } from 'toolgate/core';
+import { canonicalJson, fingerprintJson } from 'toolgate/json';
 import { canonicalize, fingerprintOf } from '../../server/jcs';
 import { autoAnswer, useTestServer, type Frame } from './helpers';
 

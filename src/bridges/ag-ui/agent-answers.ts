@@ -7,7 +7,7 @@
 import type { ErrorReporter, JsonValue, ToolResult } from '../../core';
 import type { AGUIEventMapper } from '../../adapters/ag-ui';
 import type { CallBook, OpenCall } from '../../adapters/call-book';
-import { changedSinceShown, type HeldCall } from '../../core/approval-binding';
+import { changedSinceShown, type HeldCall } from '../../core/approval/approval-binding';
 import { settledBy, type ApprovalDecision, type BridgeKit } from '../shared/kit';
 import type { AGUIAgentLike, AGUIInterrupt, AGUIResumeEntry } from './agent-types';
 

@@ -9,7 +9,7 @@ import { describeThrown } from '../../core/external-store';
 import type { AISDKChunkMapper } from '../../adapters/ai-sdk';
 import type { CallBook, OpenCall } from '../../adapters/call-book';
 import { reqString, unknownCall, type Rec } from '../../adapters/chunk-fields';
-import { changedSinceShown } from '../../core/approval-binding';
+import { changedSinceShown } from '../../core/approval/approval-binding';
 import { settledBy, type ApprovalDecision, type BridgeKit } from '../shared/kit';
 import type { ChatLink } from './chat-link';
 import { toolNameOf, toolPartsOf, type ChatToolCall, type ToolPart } from './chat-types';

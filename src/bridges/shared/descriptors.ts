@@ -4,7 +4,7 @@
  * through `descriptorFromMcpTool`), and the AI SDK's `needsApproval`. An explicit `describe`
  * wins over all of it (docs/guarantees.md, "Bridges").
  */
-import { descriptorFromMcpTool, type McpToolAnnotations } from '../../core/mcp-descriptors';
+import { descriptorFromMcpTool, type McpToolAnnotations } from '../../core/approval/mcp-descriptors';
 import type { ToolDescriptor } from '../../core';
 
 /**

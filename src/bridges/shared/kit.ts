@@ -4,10 +4,10 @@
  * bridge plays the part a session plays with the reference server: it is where the chat's or the
  * agent's tool calls come from and where their answers go.
  */
+import { createAppToolApprovalHandler } from '../../core/approval/confirmation-bridges';
+import { fingerprintJson } from '../../core/json/fingerprint';
 import {
-  createAppToolApprovalHandler,
   createToolgate,
-  fingerprintJson,
   type AppToolHost,
   type ApprovalMark,
   type ConfirmationController,
@@ -20,7 +20,7 @@ import {
   type ToolgateClient,
 } from '../../core';
 import { describeThrown } from '../../core/external-store';
-import { snapshotJson } from '../../core/json-value';
+import { snapshotJson } from '../../core/json/json-value';
 import { createDerivedDescriptors, type LibraryTool } from './descriptors';
 
 /**

@@ -14,7 +14,7 @@
  */
 
 import type { ToolResult } from '../wire';
-import { failure } from './answers';
+import { failure } from './answer-wording';
 
 /**
  * What a page recorded of one app-tool call it ran: its run began (`running`), or it got its

@@ -10,7 +10,7 @@
  * second result for the same call changes nothing.
  */
 
-import type { JsonValue } from '../json-value';
+import type { JsonValue } from '../json/json-value';
 import type { ToolResult } from '../wire';
 import type { AnswerLedger } from './answer-ledger';
 import type { Deadline } from './deadline';

@@ -5,11 +5,11 @@
  * repeat gets the answer of the first; the epoch gate comes before anything else about the call.
  */
 
-import type { JsonValue } from '../json-value';
+import type { JsonValue } from '../json/json-value';
 import { describeThrown } from '../external-store';
 import type { ToolResult } from '../wire';
 import type { AnswerLedger } from './answer-ledger';
-import { failure, snapshotJsonSafely } from './answers';
+import { failure, snapshotJsonSafely } from './answer-wording';
 import type { CallQueue } from './call-queue';
 import { describeEpoch, isEpoch, type EpochGate } from './epoch-gate';
 import type { AppToolCallRequest } from './types';

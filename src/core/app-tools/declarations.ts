@@ -7,9 +7,9 @@
  */
 
 import type { ErrorReporter } from '../external-store';
-import { snapshotJson } from '../json-value';
-import { jsonSchemaFromValidator } from '../json-schema-from-validator';
-import { isStandardSchema } from '../standard-schema';
+import { snapshotJson } from '../json/json-value';
+import { jsonSchemaFromValidator } from '../json/json-schema-from-validator';
+import { isStandardSchema } from '../json/standard-schema';
 import type { ToolDeclaration } from '../wire';
 import type { AppTool, AppToolState } from './types';
 

@@ -10,7 +10,7 @@
  */
 
 import { createExternalStore, type ErrorReporter } from '../external-store';
-import { defineOwn } from '../json-value';
+import { defineOwn } from '../json/json-value';
 import type { CallQueue, CallRecord } from './call-queue';
 import type { Registration, ToolRegistry } from './declarations';
 import type { AppCallState, AppToolHostState, AppToolState } from './types';

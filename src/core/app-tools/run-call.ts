@@ -12,11 +12,11 @@
  */
 
 import { describeThrown } from '../external-store';
-import { checkJsonSchema, EDIT_CHECK } from '../json-schema-check';
-import type { JsonValue } from '../json-value';
-import { sameJson } from '../json-diff';
-import { validateStandard } from '../standard-schema';
-import { abortReason, describeFailure, failure, readApproval, snapshotJsonSafely, thrownResult } from './answers';
+import { checkJsonSchema, EDIT_CHECK } from '../json/json-schema-check';
+import type { JsonValue } from '../json/json-value';
+import { sameJson } from '../json/json-diff';
+import { validateStandard } from '../json/standard-schema';
+import { abortReason, describeFailure, failure, readApproval, snapshotJsonSafely, thrownResult } from './answer-wording';
 import type { CallQueue, CallRecord } from './call-queue';
 import { startDeadline } from './deadline';
 import type { ToolRegistry } from './declarations';

@@ -1,12 +1,12 @@
 /**
  * The app-tool host's public types: tools, calls, the state the UI reads, approvals, options and
- * the host itself. `src/core/app-tool-host.ts` re-exports them; the modules beside this one
+ * the host itself. `src/core/app-tools/app-tool-host.ts` re-exports them; the modules beside this one
  * implement them.
  */
 
 import type { ErrorReporter } from '../external-store';
-import type { JsonValue } from '../json-value';
-import type { StandardSchemaV1 } from '../standard-schema';
+import type { JsonValue } from '../json/json-value';
+import type { StandardSchemaV1 } from '../json/standard-schema';
 import type { AppToolCallMessage, ToolDeclaration, ToolResult } from '../wire';
 import type { SavedCalls } from './answer-ledger';
 

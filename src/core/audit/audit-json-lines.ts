@@ -3,8 +3,8 @@
  * verified. docs/guarantees.md ("An audit trail that shows tampering").
  */
 
-import { canonicalJson } from '../canonical-json';
-import { deepFreeze, type JsonValue } from '../json-value';
+import { canonicalJson } from '../json/canonical-json';
+import { deepFreeze, type JsonValue } from '../json/json-value';
 import type { AuditRecord } from './audit-record';
 import { verifyAuditLog, type AuditBreakReason, type VerifyAuditLogOptions } from './verify-audit-log';
 

@@ -5,9 +5,9 @@
  */
 
 import { createExternalStore, type ErrorReporter } from '../external-store';
-import { fingerprintJson } from '../fingerprint';
-import { deepFreeze, snapshotJson, type JsonValue } from '../json-value';
-import { canonicalJson } from '../canonical-json';
+import { fingerprintJson } from '../json/fingerprint';
+import { deepFreeze, snapshotJson, type JsonValue } from '../json/json-value';
+import { canonicalJson } from '../json/canonical-json';
 import { auditRecordShapeProblem, hashAuditBody, type AuditDecider, type AuditDecisionKind, type AuditRecord, type AuditRecordBody } from './audit-record';
 import { verifyAuditLog, type AuditCheckpoint, type AuditVerification } from './verify-audit-log';
 import { auditLogToJsonLines } from './audit-json-lines';

@@ -4,9 +4,9 @@
  * what it cannot.
  */
 
-import { canonicalJson } from '../canonical-json';
-import { fingerprintCanonical } from '../fingerprint';
-import type { JsonValue } from '../json-value';
+import { canonicalJson } from '../json/canonical-json';
+import { fingerprintCanonical } from '../json/fingerprint';
+import type { JsonValue } from '../json/json-value';
 
 /**
  * How a request was decided: run it (maybe edited), refuse it, answer it instead of running it,

@@ -5,10 +5,10 @@
  * confirm-every-time tool: such a request is left to a person, whatever the rules say.
  * See docs/guarantees.md ("Policies").
  */
-import { sameJson } from '../json-diff';
-import type { JsonValue } from '../json-value';
-import { resolveToolDescriptor } from '../tool-descriptor';
-import { allowGrantRefusal } from '../tool-grants';
+import { sameJson } from '../json/json-diff';
+import type { JsonValue } from '../json/json-value';
+import { resolveToolDescriptor } from '../approval/tool-descriptor';
+import { allowGrantRefusal } from '../approval/tool-grants';
 import { readJsonPointer } from './json-pointer';
 import type { CommandMatch, Policy, PolicyCondition, PolicyDecision, PolicyRequest, PolicyResult, PolicyRule } from './policy-types';
 import { parseShellCommand } from './shell-command';

@@ -18,3 +18,13 @@ export type {
   PolicyRule,
   PolicyScope,
 } from './policy-types';
+
+// Standing grants: the rules a person makes from the dialog (the client makes and keeps them; these build them elsewhere)
+export {
+  allowGrantRefusal,
+  createToolGrants,
+  type AllowGrantRefusal,
+  type ToolGrantsOptions,
+  type ToolGrantsRestore,
+  type ToolGrantsSnapshot,
+} from '../approval/tool-grants';

@@ -4,9 +4,9 @@
  * An `allow` for a tool that may never be allowed automatically (high risk, risk not declared,
  * confirm every time) is refused here, when it is made, not silently ignored later.
  */
-import { deepFreeze } from '../json-value';
-import { resolveToolDescriptor, type ToolDescriptor } from '../tool-descriptor';
-import { allowGrantRefusal } from '../tool-grants';
+import { deepFreeze } from '../json/json-value';
+import { resolveToolDescriptor, type ToolDescriptor } from '../approval/tool-descriptor';
+import { allowGrantRefusal } from '../approval/tool-grants';
 import { anchored, NEVER_ALLOWED_WHY } from './evaluate-policy';
 import { parseJsonPointer } from './json-pointer';
 import type { PolicyCondition, PolicyRule } from './policy-types';

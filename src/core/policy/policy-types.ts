@@ -3,8 +3,8 @@
  * a reload and a unit test. How they are read is in evaluate-policy.ts; see docs/guarantees.md
  * ("Policies").
  */
-import type { JsonValue } from '../json-value';
-import type { ToolDescriptor } from '../tool-descriptor';
+import type { JsonValue } from '../json/json-value';
+import type { ToolDescriptor } from '../approval/tool-descriptor';
 
 /**
  * What a rule says of a request: answer yes, answer no, or leave it to a person.

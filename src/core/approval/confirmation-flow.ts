@@ -1,0 +1,394 @@
+/**
+ * The controller's core: its store, its queue, and the only functions that change a request. Every
+ * status change goes through `fire` (the table), every outcome through `finish` (the one event
+ * that leads to it, then the callbacks, then the caller's promise). Standing grants, expiries and
+ * edits act here too, each through the same two functions. Internal to the flow.
+ */
+
+import { confirmationStatusSets, nextConfirmationStatus, type ConfirmationEvent } from './confirmation-machine';
+import { checkDraft } from './confirmation-edit';
+import { createQueue, type Queue } from './confirmation-queue';
+import { actionsOf, decisionEvent, outcomeEvent, permits, refresh, type Entry } from './confirmation-request';
+import { startRun, type RunHost } from './confirmation-runs';
+import type { ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult } from './confirmation-types';
+import { createExternalStore, reportListenerError, type ExternalStore } from '../external-store';
+import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from '../json/fingerprint';
+import { reasonOf } from '../session/room';
+import { createToolGrants, type ToolGrants } from './tool-grants';
+import { changedDefinitionParts, definitionKey, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
+
+const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);
+
+export const INITIAL_STATE: ConfirmationState = Object.freeze({ status: 'idle', current: null, queue: EMPTY_QUEUE, waiting: 0, last: null });
+
+/** The controller's core, as the controller's methods use it. */
+export interface Flow extends RunHost {
+  readonly store: ExternalStore<ConfirmationState>;
+  readonly queue: Queue;
+  readonly grants: ToolGrants;
+  /** Take in a request that passed its checks: it waits for its fingerprint (and its turn). */
+  admit(entry: Entry, signal: AbortSignal | undefined): void;
+  /** Fingerprint the entry's current snapshot; refused when that cannot be done. */
+  fingerprint(entry: Entry): void;
+  withdraw(entry: Entry, reason: unknown): boolean;
+  dismiss(entry: Entry): boolean;
+  /** Apply an event that only moves the request on (an edit's steps) and publish. */
+  step(entry: Entry, event: ConfirmationEvent): boolean;
+  /** Check a draft of the entry's arguments and, valid, make it the snapshot. */
+  submitEdit(entry: Entry | null, draft: unknown): Promise<EditResult>;
+  /** Start an approval decided by someone other than a person looking at it (a grant, a list). */
+  decideUnseen(entry: Entry, decider: NonNullable<Entry['decidedBy']>): boolean;
+  /** End the entry `expired` when its time has come by the clock, even if its timer has not fired yet; returns whether it did. */
+  expireIfDue(entry: Entry): boolean;
+  /** Bring a waiting request to the dialog (see `ConfirmationController.show`); returns whether it is the one shown now. */
+  bringForward(entry: Entry): boolean;
+}
+
+const NOT_EDITING: EditResult = Object.freeze({ ok: false, issues: Object.freeze([Object.freeze({ path: Object.freeze([]), message: 'The arguments are not being edited' })]) });
+const ENDED_WHILE_CHECKED: EditResult = Object.freeze({
+  ok: false,
+  issues: Object.freeze([Object.freeze({ path: Object.freeze([]), message: 'The request ended while its edit was checked' })]),
+});
+
+/** The wall clock and the global timers. */
+const SYSTEM_CLOCK: ConfirmationClock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** How many tool definitions' fingerprints a controller keeps at hand. */
+const KNOWN_DEFINITIONS = 64;
+
+/** The longest delay timers keep (2^31 - 1 ms); a later expiry is waited for in steps. */
+const LONGEST_TIMER = 2_147_483_647;
+
+export function createFlow(options: ConfirmationControllerOptions): Flow {
+  const store = createExternalStore(INITIAL_STATE, { onError: options.onError });
+  const queue = createQueue();
+  const grants = options.grants ?? createToolGrants({ ...(options.onError ? { onError: options.onError } : {}) });
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const fingerprintOptions: FingerprintOptions = 'crypto' in options ? { crypto: options.crypto } : {};
+  let last: ConfirmationState['last'] = null;
+  /** Definition fingerprints by the definition's canonical text, the latest {@link KNOWN_DEFINITIONS}. */
+  const definitions = new Map<string, Promise<DefinitionFingerprint | null>>();
+
+  const report = (error: unknown, what: string): void => reportListenerError(error, options.onError, what);
+  const tell = (reason: string, detail: unknown, code: string): void => {
+    try {
+      if (options.onError) options.onError(reason, detail, code);
+      else console.error(`toolgate: ${reason}`);
+    } catch {
+      // The reporter threw: nothing safer is left to tell, and the flow goes on.
+    }
+  };
+  const safely = (what: string, call: () => void): void => {
+    try {
+      call();
+    } catch (error) {
+      report(error, what);
+    }
+  };
+
+  const publish = (): void => {
+    const shown = queue.current();
+    const waiting = queue.waiting();
+    store.setState(
+      Object.freeze({
+        status: shown ? shown.status : 'idle',
+        current: shown ? shown.view : null,
+        queue: waiting.length === 0 ? EMPTY_QUEUE : Object.freeze(waiting.map((entry) => entry.view)),
+        waiting: waiting.length,
+        last,
+      }),
+      true,
+    );
+  };
+
+  /** Show the next request when none is shown (docs/protocol.md, "Confirmation": the dialog shows one at a time). */
+  const advance = (): void => {
+    const next = queue.advance();
+    if (next !== null && permits(next, 'review')) fire(next, 'review');
+  };
+
+  const leave = (entry: Entry): void => {
+    queue.remove(entry);
+    entry.detachSignal();
+    entry.stopExpiry();
+    advance();
+  };
+
+  const finish = (entry: Entry, outcome: ConfirmationOutcome): boolean => {
+    if (!fire(entry, outcomeEvent(outcome.status))) return false;
+    entry.outcome = Object.freeze(outcome);
+    refresh(entry);
+    last = Object.freeze({ requestId: entry.id, toolName: entry.toolName, outcome: entry.outcome });
+    // Held on screen until dismissed, so that a person reads it (docs/protocol.md, "Rooms": errors end in a clear message).
+    const held = actionsOf(entry).dismiss;
+    if (!held) leave(entry);
+    publish();
+    const view = entry.view;
+    const { onDeny, onResult } = entry.input;
+    if (outcome.status === 'denied' && onDeny) safely('onDeny', () => onDeny(outcome.reason, view));
+    if (onResult) safely('onResult', () => onResult(entry.outcome as ConfirmationOutcome, view));
+    const always = options.onResult;
+    if (always) safely('onResult', () => always(entry.outcome as ConfirmationOutcome, view));
+    if (!held) entry.resolve(entry.outcome);
+    return true;
+  };
+
+  const withdraw = (entry: Entry, reason: unknown): boolean => {
+    // After approval nothing cancels an invoke in flight: `confirming` and later states have no `withdraw`.
+    if (!fire(entry, 'withdraw')) return false;
+    leave(entry);
+    publish();
+    entry.reject(reason);
+    return true;
+  };
+
+  /** docs/protocol.md, "Expiry": a request with `expiresAt` ends `expired` at that time, unless it was decided first. */
+  const armExpiry = (entry: Entry): void => {
+    const expiresAt = entry.expiresAt;
+    if (expiresAt === null) return;
+    let handle: unknown;
+    let armed = true;
+    const check = (): void => {
+      if (!armed) return;
+      const left = expiresAt - clock.now();
+      if (left > 0) {
+        handle = clock.setTimeout(check, Math.min(left, LONGEST_TIMER));
+        return;
+      }
+      armed = false;
+      finish(entry, { status: 'expired' });
+    };
+    entry.stopExpiry = () => {
+      if (!armed) return;
+      armed = false;
+      if (handle !== undefined) clock.clearTimeout(handle);
+    };
+    check();
+  };
+
+  /**
+   * The standing grant of the entry's tool answers it, when there is one and the entry takes it:
+   * only a request nobody is editing, never an edited one (a person is deciding it), and an allow
+   * grant never for a tool that refuses allow grants. Each answer is bound to the entry's own
+   * snapshot and fingerprint.
+   */
+  const answerByGrant = (entry: Entry): boolean => {
+    if (entry.direct || entry.fingerprint === null || entry.snapshot !== entry.original) return false;
+    if (entry.status !== 'idle' && entry.status !== 'reviewing') return false;
+    const grant = grants.find(entry.toolName);
+    if (grant === undefined) {
+      // The grant it named was revoked: nothing to say about it any more.
+      if (entry.definitionChanged !== null) {
+        entry.definitionChanged = null;
+        refresh(entry);
+        publish();
+      }
+      return false;
+    }
+    // A grant given for one definition of the tool does not answer another: a person is asked, and
+    // the dialog names what changed (docs/guarantees.md, "Standing grants are bound to the tool's definition").
+    if (grant.definition !== undefined) {
+      const changed = changedDefinitionParts(grant.definition, entry.definition);
+      if (changed.length > 0) {
+        const before = entry.definitionChanged;
+        if (before === null || before.grant !== grant || before.parts.join() !== changed.join()) {
+          entry.definitionChanged = Object.freeze({ grant, parts: changed });
+          refresh(entry);
+          publish();
+        }
+        return false;
+      }
+    }
+    if (grant.decision === 'deny') {
+      entry.decidedBy = Object.freeze({ by: 'grant', grant });
+      return finish(entry, { status: 'denied', reason: `${entry.toolName} is denied for this session` });
+    }
+    return flow.decideUnseen(entry, Object.freeze({ by: 'grant', grant }));
+  };
+
+  grants.subscribe(() => {
+    // A new grant answers the requests already waiting for its tool, in their order; a revoked
+    // one answers nothing more from now on (requests it answered already have their answer).
+    const waiting = queue.all();
+    for (const entry of waiting) answerByGrant(entry);
+  });
+
+  const flow: Flow = {
+    store,
+    queue,
+    grants,
+    report,
+    tell,
+    publish,
+    fire,
+    finish,
+    withdraw,
+    admit(entry, signal) {
+      queue.add(entry);
+      if (signal) {
+        // A withdrawal that comes when the expiry is already due (the server ended the call at
+        // `expiresAt`, and its word arrived before this page's timer fired) must not hide the
+        // expiry: the request ends `expired`, as it would have a moment later.
+        const onAbort = (): void => void (flow.expireIfDue(entry) || withdraw(entry, signal.reason));
+        signal.addEventListener('abort', onAbort, { once: true });
+        entry.detachSignal = () => signal.removeEventListener('abort', onAbort);
+      }
+      advance();
+      publish();
+      armExpiry(entry);
+    },
+    fingerprint(entry) {
+      const canonical = entry.canonical;
+      Promise.all([fingerprintCanonical(canonical, fingerprintOptions), definitionOf(entry)]).then(
+        ([fingerprint, definition]) => {
+          entry.definition = definition;
+          fingerprinted(entry, canonical, fingerprint);
+        },
+        // Refused unless it ended meanwhile (denied, withdrawn): the table decides.
+        (error: unknown) => finish(entry, { status: 'refused', reason: reasonOf(error, 'the arguments could not be fingerprinted') }),
+      );
+    },
+    dismiss(entry) {
+      const outcome = entry.outcome;
+      if (!actionsOf(entry).dismiss || outcome === null) return false;
+      leave(entry);
+      publish();
+      entry.resolve(outcome);
+      return true;
+    },
+    step(entry, event) {
+      if (!permits(entry, event) || !fire(entry, event)) return false;
+      publish();
+      return true;
+    },
+    async submitEdit(entry, draft) {
+      if (entry === null || entry.editing === null || !permits(entry, 'submit')) return NOT_EDITING;
+      fire(entry, 'submit');
+      publish();
+      const checked = await checkDraft(draft, entry.editing);
+      // Denied, withdrawn or expired while its check ran: the draft changes nothing.
+      if (entry.status !== 'revising') return ENDED_WHILE_CHECKED;
+      if (!checked.ok) {
+        entry.issues = checked.issues;
+        fire(entry, 'reject');
+        publish();
+        return Object.freeze({ ok: false, issues: checked.issues });
+      }
+      // Back to the proposed arguments: the very snapshot proposed, so the request reads unedited.
+      const unchanged = checked.canonical === entry.originalCanonical;
+      entry.snapshot = unchanged ? entry.original : checked.snapshot;
+      entry.canonical = checked.canonical;
+      entry.fingerprint = null;
+      entry.issues = Object.freeze([]);
+      fire(entry, 'revise');
+      publish();
+      flow.fingerprint(entry);
+      return Object.freeze({ ok: true });
+    },
+    expireIfDue(entry) {
+      // A timer fires at its time or later (a busy page, a throttled tab): a decision that comes in
+      // between must not win over an expiry that is already due.
+      if (entry.expiresAt === null || clock.now() < entry.expiresAt) return false;
+      entry.stopExpiry();
+      return finish(entry, { status: 'expired' });
+    },
+    bringForward(entry) {
+      const shown = queue.current();
+      if (entry === shown) return true;
+      if (entry.direct || !confirmationStatusSets().awaitingDecision.has(entry.status) || !queue.waiting().includes(entry)) return false;
+      // The one shown is in a person's hands (an editor open, a call in flight, an outcome to read):
+      // it keeps the dialog, and the request asked for comes next.
+      const free = shown === null || permits(shown, 'defer');
+      if (shown !== null && free) {
+        fire(shown, 'defer');
+        // Back in line as a request nobody has seen: a grant or a list may answer it there.
+        shown.shown = false;
+        refresh(shown);
+      }
+      queue.promote(entry, free);
+      if (free && permits(entry, 'review')) fire(entry, 'review');
+      publish();
+      return free;
+    },
+    decideUnseen(entry, decider) {
+      const before = entry.decidedBy;
+      entry.decidedBy = decider;
+      const event = decisionEvent(entry);
+      if (!permits(entry, event)) {
+        entry.decidedBy = before;
+        return false;
+      }
+      // Answered without being shown: it leaves the line, and its outcome is told, never held on screen.
+      if (!entry.shown) {
+        queue.unqueue(entry);
+        advance();
+      }
+      return startRun(flow, entry, event);
+    },
+  };
+
+  /**
+   * The definition's fingerprint, taken once per request (an edit changes the arguments, never the
+   * tool). A definition that cannot be fingerprinted is reported and counts as unknown: a grant
+   * bound to a definition then does not answer it.
+   */
+  function definitionOf(entry: Entry): Promise<DefinitionFingerprint | null> {
+    const definition = entry.input.definition;
+    if (entry.definition !== null || definition === undefined) return Promise.resolve(entry.definition);
+    let key: string;
+    try {
+      key = definitionKey(definition);
+    } catch (error) {
+      tell(`the definition of ${entry.toolName} could not be fingerprinted: ${reasonOf(error)}`, definition, 'invalid-definition');
+      return Promise.resolve(null);
+    }
+    // A tool's requests mostly share one definition: it is hashed once, not once per request.
+    let known = definitions.get(key);
+    if (known === undefined) {
+      known = fingerprintToolDefinition(definition, fingerprintOptions).catch((error: unknown) => {
+        definitions.delete(key);
+        tell(`the definition of ${entry.toolName} could not be fingerprinted: ${reasonOf(error)}`, definition, 'invalid-definition');
+        return null;
+      });
+      if (definitions.size >= KNOWN_DEFINITIONS) definitions.delete(definitions.keys().next().value as string);
+      definitions.set(key, known);
+    }
+    return known;
+  }
+
+  function fingerprinted(entry: Entry, canonical: string, fingerprint: Fingerprint): void {
+    // Denied, withdrawn or expired meanwhile, or an edit replaced the text this was taken of.
+    if (entry.status !== 'idle' || entry.canonical !== canonical) return;
+    entry.fingerprint = fingerprint;
+    refresh(entry);
+    // A descriptor that needs no confirmation is invoked directly, without an id and without
+    // the dialog (docs/protocol.md, "Rooms"): it never entered the queue.
+    if (entry.direct) {
+      startRun(flow, entry, 'invoke');
+      return;
+    }
+    if (!entry.shown && answerByGrant(entry)) return;
+    if (entry === queue.current()) fire(entry, 'review');
+    publish();
+  }
+
+  return flow;
+}
+
+/**
+ * Apply `event` through the table: the one place a request's status changes. `false`, and no
+ * change, when the table does not allow it from the request's status; the guards the table
+ * cannot express are asked first, through `permits` and the actions derived from it.
+ */
+function fire(entry: Entry, event: ConfirmationEvent): boolean {
+  const next = nextConfirmationStatus(entry.status, event);
+  if (next === undefined) return false;
+  entry.status = next;
+  if (next === 'reviewing') entry.shown = true;
+  refresh(entry);
+  return true;
+}
