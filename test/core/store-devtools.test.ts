@@ -64,7 +64,7 @@ describe('the store in Redux DevTools', () => {
 
   it('costs an app nothing when unused: no devtools code and no chunk of it in the app', async () => {
     // An app that imports the store, bundled with code splitting and zustand included (not external).
-    const store = fileURLToPath(new URL('../../src/core/store.ts', import.meta.url));
+    const store = fileURLToPath(new URL('../../src/core/stream/store.ts', import.meta.url));
     const result = await build({
       stdin: { contents: `export { createToolStreamStore } from ${JSON.stringify(store)};`, resolveDir: process.cwd(), loader: 'ts' },
       bundle: true,
