@@ -122,7 +122,7 @@ describe('markApproval: the page marks where a call stands with a person\'s appr
   });
 });
 
-describe('round-2 wire fields: output, message, parentCallId', () => {
+describe('the wire fields a card reads: output, message, parentCallId', () => {
   const run = (events: unknown[]) => events.reduce<ToolStreamState>((s, event, i) => reduceToolEvent(s, event, { now: i + 1 }), initialToolStreamState());
 
   it('keeps parentCallId on the call a sub-agent made inside another', () => {

@@ -32,7 +32,7 @@ describe('tool events', () => {
       case 'settled':
         expectTypeOf(streamEvent.ok).toEqualTypeOf<boolean>();
         expectTypeOf(streamEvent.code).toEqualTypeOf<string | undefined>();
-        // Round 2: other runtimes send a result and its message (some agent runtimes' tools send none).
+        // Other runtimes send a result and its message (some agent runtimes' tools send none).
         expectTypeOf(streamEvent.output).toBeUnknown();
         expectTypeOf(streamEvent.message).toEqualTypeOf<string | undefined>();
         break;
