@@ -19,6 +19,8 @@ import type { ToolDescriptor } from './tool-descriptor';
 import type { JsonValue } from './json-value';
 import type { ClientMessage, ToolApprovalRequestMessage } from './wire';
 import { APPROVAL_MISMATCH, type HeldCall } from './approval-binding';
+import { approvedMark, endedMark } from './approval-record';
+import { mirrorApprovalRecords } from './approval-mirror';
 import type { ToolDefinition } from './tool-definition';
 
 const RISKS: readonly unknown[] = ['low', 'medium', 'high'];
@@ -51,34 +53,6 @@ function explainApprovalRequest(value: unknown): string | undefined {
   if (value.description !== undefined && typeof value.description !== 'string') return 'description is not a string';
   if (value.parameters !== undefined && (!isRecord(value.parameters) || Array.isArray(value.parameters))) return 'parameters is not a JSON Schema object';
   return undefined;
-}
-
-/**
- * The mark a call gets when its request is approved: what runs (the person's edit, or the
- * arguments the gate asked about), whether a person edited it, and the grant that answered it.
- */
-export function approvedMark(args: JsonValue, context: Pick<ApprovalContext, 'edited' | 'decidedBy'>): ApprovalMark {
-  return {
-    approval: 'approved',
-    approvedArguments: args,
-    ...(context.edited ? { edited: true } : {}),
-    ...(context.decidedBy?.by === 'grant' ? { grant: context.decidedBy.grant.id } : {}),
-  };
-}
-
-/** The mark a call gets when its request ends without an approval; `undefined` when nothing is to be marked (withdrawn, done). */
-export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationView, 'decidedBy'>): ApprovalMark | undefined {
-  if (outcome.status === 'done') return undefined;
-  if (outcome.status === 'expired') return { approval: 'expired' };
-  // A person answered in the tool's place, or withdrew the request: neither is a rejection.
-  if (outcome.status === 'responded') return { approval: 'responded' };
-  if (outcome.status === 'cancelled') return { approval: 'cancelled', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
-  const reason = outcome.reason;
-  return {
-    approval: 'denied',
-    ...(reason === undefined ? {} : { reason }),
-    ...(view.decidedBy?.by === 'grant' ? { grant: view.decidedBy.grant.id } : {}),
-  };
 }
 
 /** Why an outcome is no approval, in words (the reason given, else its status). */
@@ -328,12 +302,8 @@ export function connectApprovalGate(
       stopWatching = undefined;
     }
   };
-  /** Mark the call's approval in the store, for a call it shows (a request may name another page's call). */
-  const mark = (callId: string, approval: ApprovalMark): void => {
-    if (calls === undefined) return;
-    const state = calls.getState();
-    if (state.markApproval !== undefined && readCall(state, callId) !== undefined) state.markApproval(callId, approval);
-  };
+  // Each call shows its approval record (the controller writes it; the mirror derives the call's fields).
+  if (calls !== undefined) mirrorApprovalRecords(controller.records, calls);
   const forget = (requestId: string): void => {
     waiting.delete(requestId);
     callOf.delete(requestId);
@@ -352,7 +322,7 @@ export function connectApprovalGate(
     answeredCall.delete(frame.requestId);
     // The server's last word: it refused the answer and nothing ran (docs/guarantees.md).
     const message = typeof frame.message === 'string' ? frame.message : code;
-    mark(callId, { approval: SERVER_REFUSALS[code as keyof typeof SERVER_REFUSALS], reason: `${code}: ${message}` });
+    controller.noteAnswer(callId, { status: SERVER_REFUSALS[code as keyof typeof SERVER_REFUSALS], reason: `${code}: ${message}` });
   });
   const stopEvents = session.subscribe((event) => {
     if (!isRecord(event)) return;
@@ -389,14 +359,11 @@ export function connectApprovalGate(
       callOf.set(message.requestId, message.callId);
       stopWatching ??= calls.subscribe(sweep);
     }
-    mark(message.callId, { approval: 'awaiting' });
     answerToolApprovalRequest(controller, message, (reply) => session.send(reply), {
       signal: pending.signal,
-      // What runs once approved is the request's arguments (the gate may have rewritten the
-      // model's), or the person's edit of them.
+      // The server may still refuse an approval this page sent: its error frame names the request.
       mark: (value) => {
         if (value.approval === 'approved') answeredCall.set(message.requestId, message.callId);
-        mark(message.callId, value);
       },
       toolNameOf: (callId) => (calls === undefined ? undefined : readCall(calls.getState(), callId)?.name),
       // The card's call, read again when the request is approved: it must name the tool the dialog showed.
@@ -489,15 +456,12 @@ export function createAppToolApprovalHandler(
   controller: ConfirmationController,
   options: AppToolApprovalHandlerOptions = {},
 ): (query: AppToolApprovalQuery) => Promise<AppToolApprovalAnswer> {
-  const mark = (callId: string, value: ApprovalMark | undefined): void => {
-    const state = options.calls?.getState();
-    if (value !== undefined && state?.markApproval !== undefined && readCall(state, callId) !== undefined) state.markApproval(callId, value);
-  };
+  // Each call shows its approval record (the controller writes it; the mirror derives the call's fields).
+  if (options.calls !== undefined) mirrorApprovalRecords(controller.records, options.calls);
   return (query) =>
     new Promise<AppToolApprovalAnswer>((resolve, reject) => {
       const descriptor = options.describe?.(query.toolName);
       let edit: JsonValue | undefined;
-      mark(query.callId, { approval: 'awaiting' });
       controller
         .request({
           toolName: query.toolName,
@@ -514,7 +478,6 @@ export function createAppToolApprovalHandler(
           // The approval is the whole effect here: the host runs the tool once it hears yes.
           onApprove: (args, context) => {
             if (context.edited) edit = args;
-            mark(query.callId, approvedMark(args, context));
             return null;
           },
           // The first outcome answers the host at once, even one held on screen for a person to read.
@@ -523,7 +486,6 @@ export function createAppToolApprovalHandler(
               resolve(edit === undefined ? { approved: true } : { approved: true, arguments: edit });
               return;
             }
-            mark(query.callId, endedMark(outcome, view));
             if (outcome.status === 'responded') return resolve({ approved: false, decision: 'respond', output: outcome.output });
             if (outcome.status === 'cancelled') return resolve({ approved: false, decision: 'cancel', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
             resolve('reason' in outcome && outcome.reason !== undefined ? { approved: false, reason: outcome.reason } : { approved: false });

@@ -25,6 +25,7 @@ import type {
 import type { AllowGrantRefusal } from './tool-grants';
 import { APPROVAL_MISMATCH, toolMismatchReason } from './approval-binding';
 import { snapshotJson } from './json-value';
+import { selectApprovalRecord } from './approval-records';
 
 /**
  * Create the confirmation controller: a queue of pending requests shown one at a time, and the
@@ -77,6 +78,7 @@ export function createConfirmationController(options: ConfirmationControllerOpti
     const { entry, promise, refusal } = admitRequest(input, options.room, options.checkOutcome, `confirmation-${++counter}`);
     const signal = input.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    flow.recordRequested(entry);
     if (refusal !== undefined) {
       flow.finish(entry, { status: 'refused', reason: refusal });
       return promise;
@@ -223,11 +225,34 @@ export function createConfirmationController(options: ConfirmationControllerOpti
         return flow.finish(entry, typeof reason === 'string' ? { status: 'denied', reason } : { status: 'denied' });
       }),
     grants,
+    records: flow.records.store,
+    noteAnswer(callId, note) {
+      if (typeof callId !== 'string' || callId === '' || !isRecord(note) || !NOTED.includes(note.status)) return false;
+      const previous = selectApprovalRecord(flow.records.store.getState(), callId);
+      const reason = typeof note.reason === 'string' ? note.reason : undefined;
+      const toolName = typeof note.toolName === 'string' ? note.toolName : (previous?.toolName ?? '');
+      const next = flow.records.write({
+        kind: 'ended',
+        callId,
+        requestId: previous?.requestId,
+        toolName,
+        mark: { approval: note.status, ...(reason === undefined ? {} : { reason }) },
+        decision: note.status === 'denied' ? 'deny' : undefined,
+        decidedBy: null,
+        overrule: true,
+      });
+      return next !== previous;
+    },
     subscribe: store.subscribe,
     getState: store.getState,
     getInitialState: store.getInitialState,
   };
 }
+
+/** What `noteAnswer` may record: the answer that counted was no approval. */
+const NOTED: readonly unknown[] = ['denied', 'refused', 'expired'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 const PERSON = Object.freeze({ by: 'person' as const });
 
