@@ -40,7 +40,7 @@ export type ApprovalDecidedBy = 'person' | 'grant' | 'batch' | 'rule';
  */
 export interface ApprovalRecord {
   readonly callId: string;
-  /** The confirmation request that asked (absent for an answer given outside the queue). */
+  /** The id of the controller's confirmation request that asked (`ConfirmationView.id`); absent for an answer given outside the queue. */
   readonly requestId: string | undefined;
   readonly toolName: string;
   /** `awaiting` while a person may still answer; then how it ended. */
@@ -159,7 +159,8 @@ export function nextApprovalRecord(previous: ApprovalRecord | undefined, change:
   const overruled = change.overrule === true && from === 'approved' && (to === 'expired' || to === 'refused' || to === 'denied');
   if (from !== undefined && from !== 'awaiting' && !overruled) return previous;
   // The far side's word on an answer already given: who decided it stays as it was.
-  const by = overruled ? previous?.by : byOf(change.decidedBy, change.decision);
+  // A note from outside the queue names nobody: the page or the server, not a decider.
+  const by = overruled || change.overrule === true ? previous?.by : byOf(change.decidedBy, change.decision);
   const next: ApprovalRecord = {
     ...base,
     status: to,

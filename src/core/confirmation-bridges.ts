@@ -243,8 +243,9 @@ export interface ApprovalGateOptions {
    * there (`settled`, `cancelled`, `failed`: e.g. its turn was interrupted here) is withdrawn
    * from the queue unanswered: nobody waits for that answer any more, and a person must not be
    * asked to approve a call that can no longer run. With the store's `markApproval`, the call
-   * shows where its approval stands: `awaiting` while the request waits, then `approved` (with
-   * the request's arguments, what runs: the gate may have rewritten the model's), or `denied`.
+   * shows where its approval stands, mirrored from the controller's approval record:
+   * `awaiting` while the request waits, then `approved` (with the request's arguments, what runs:
+   * the gate may have rewritten the model's), or `denied`.
    */
   calls?: ApprovalGateCalls;
 }
@@ -436,7 +437,9 @@ export interface AppToolApprovalHandlerOptions {
   describe?: (toolName: string) => Partial<ToolDescriptor> | undefined;
   /**
    * The session's tool-call store (or anything with its `markApproval`): each call shows where its
-   * approval stands: `awaiting`, then `approved` (with what runs), `denied` (with why) or `expired`.
+   * approval stands, mirrored from the controller's approval record: `awaiting`, then `approved`
+   * (with what runs), `denied` (with why) or `expired`; and an approval is bound to the tool the
+   * store holds the call as.
    */
   calls?: ApprovalGateCalls;
 }

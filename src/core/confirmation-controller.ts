@@ -25,7 +25,6 @@ import type {
 import type { AllowGrantRefusal } from './tool-grants';
 import { APPROVAL_MISMATCH, toolMismatchReason } from './approval-binding';
 import { snapshotJson } from './json-value';
-import { selectApprovalRecord } from './approval-records';
 
 /**
  * Create the confirmation controller: a queue of pending requests shown one at a time, and the
@@ -226,33 +225,12 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       }),
     grants,
     records: flow.records.store,
-    noteAnswer(callId, note) {
-      if (typeof callId !== 'string' || callId === '' || !isRecord(note) || !NOTED.includes(note.status)) return false;
-      const previous = selectApprovalRecord(flow.records.store.getState(), callId);
-      const reason = typeof note.reason === 'string' ? note.reason : undefined;
-      const toolName = typeof note.toolName === 'string' ? note.toolName : (previous?.toolName ?? '');
-      const next = flow.records.write({
-        kind: 'ended',
-        callId,
-        requestId: previous?.requestId,
-        toolName,
-        mark: { approval: note.status, ...(reason === undefined ? {} : { reason }) },
-        decision: note.status === 'denied' ? 'deny' : undefined,
-        decidedBy: null,
-        overrule: true,
-      });
-      return next !== previous;
-    },
+    noteAnswer: (callId, note) => flow.recordNote(callId, note),
     subscribe: store.subscribe,
     getState: store.getState,
     getInitialState: store.getInitialState,
   };
 }
-
-/** What `noteAnswer` may record: the answer that counted was no approval. */
-const NOTED: readonly unknown[] = ['denied', 'refused', 'expired'];
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 const PERSON = Object.freeze({ by: 'person' as const });
 

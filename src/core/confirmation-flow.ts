@@ -10,14 +10,14 @@ import { checkDraft } from './confirmation-edit';
 import { createQueue, type Queue } from './confirmation-queue';
 import { actionsOf, decisionEvent, outcomeEvent, permits, refresh, type Entry } from './confirmation-request';
 import { startRun, type RunHost } from './confirmation-runs';
-import type { ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult } from './confirmation-types';
+import type { ApprovalNote, ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult } from './confirmation-types';
 import { createExternalStore, reportListenerError, type ExternalStore } from './external-store';
 import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from './fingerprint';
 import { reasonOf } from './room';
 import { createToolGrants, type ToolGrants } from './tool-grants';
 import { changedDefinitionParts, definitionKey, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
 import { decisionOfOutcome, endedMark } from './approval-record';
-import { createApprovalRecords, type ApprovalRecordsWriter } from './approval-records';
+import { createApprovalRecords, selectApprovalRecord, type ApprovalRecordsWriter } from './approval-records';
 
 const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);
 
@@ -32,6 +32,8 @@ export interface Flow extends RunHost {
   readonly records: ApprovalRecordsWriter;
   /** Record that the entry's call waits for an approval (a request with a `callId`). */
   recordRequested(entry: Entry): void;
+  /** `ConfirmationController.noteAnswer`: what became of an answer after it left the queue. */
+  recordNote(callId: unknown, note: unknown): boolean;
   /** Take in a request that passed its checks: it waits for its fingerprint (and its turn). */
   admit(entry: Entry, signal: AbortSignal | undefined): void;
   /** Fingerprint the entry's current snapshot; refused when that cannot be done. */
@@ -251,6 +253,23 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     recordRequested(entry) {
       const callId = entry.input.callId;
       if (callId !== undefined) records.write({ kind: 'requested', callId, requestId: entry.id, toolName: entry.toolName });
+    },
+    recordNote(callId, note) {
+      if (typeof callId !== 'string' || callId === '' || typeof note !== 'object' || note === null) return false;
+      const { status, reason, toolName } = note as Partial<Record<keyof ApprovalNote, unknown>>;
+      if (status !== 'denied' && status !== 'refused' && status !== 'expired') return false;
+      const previous = selectApprovalRecord(records.store.getState(), callId);
+      const next = records.write({
+        kind: 'ended',
+        callId,
+        requestId: previous?.requestId,
+        toolName: typeof toolName === 'string' ? toolName : (previous?.toolName ?? ''),
+        mark: { approval: status, ...(typeof reason === 'string' ? { reason } : {}) },
+        decision: status === 'denied' ? 'deny' : undefined,
+        decidedBy: null,
+        overrule: true,
+      });
+      return next !== previous;
     },
     recordApproved(entry) {
       const callId = entry.input.callId;

@@ -109,7 +109,10 @@ export type {
   ConfirmationView,
   DefinitionChange,
   EditResult,
+  ApprovalNote,
 } from './confirmation-types';
+export type { ApprovalRecord, ApprovalDecidedBy, ApprovalDecisionKind } from './approval-record';
+export { selectApprovalRecord, type ApprovalRecordStore, type ApprovalRecordsState } from './approval-records';
 export { createConfirmationController } from './confirmation-controller';
 export { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';
 
