@@ -93,4 +93,28 @@ describe('useCallApproval returns the call’s approval record', () => {
     expect(screen.getByText('FINGERPRINT_MISMATCH: changed')).toBeTruthy();
     expect(last()?.record).toMatchObject({ status: 'refused', by: 'person' });
   });
+
+  it('a card inside the provider reads the record even where the call has no mirrored field yet (the request came before the call)', async () => {
+    const { session, client, last } = setup();
+    act(() => session.emit({ type: 'tool.approval-request', requestId: 'r1', callId: 'c1', name: 'send_mail', arguments: { to: 'ada' }, risk: 'low' }));
+    await waitFor(() => expect(last()?.record?.status).toBe('awaiting'));
+    act(() => session.emit({ type: 'tool.stream', phase: 'start', callId: 'c1', turnId: 't1', name: 'send_mail' }));
+    // The call appeared after its record: the store's own field was never set, the card reads the record.
+    expect(client.calls.getState().calls.c1?.approval).toBeUndefined();
+    await waitFor(() => expect(screen.getByRole('article').getAttribute('data-approval')).toBe('awaiting'));
+  });
+});
+
+describe('outside a provider, a card falls back to the call’s own fields', () => {
+  it('shows the approval the store holds for the call', () => {
+    const client = createToolgate();
+    client.calls.getState().dispatch({ type: 'tool.stream', phase: 'start', callId: 'c1', turnId: 't1', name: 'send_mail' });
+    client.calls.getState().markApproval('c1', { approval: 'denied', reason: 'no' });
+    render(
+      <StrictMode>
+        <ToolCallCard callId="c1" store={client.calls} />
+      </StrictMode>,
+    );
+    expect(screen.getByRole('article').getAttribute('data-approval')).toBe('denied');
+  });
 });
