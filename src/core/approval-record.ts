@@ -8,7 +8,6 @@
  * This file holds the record's shape and its one transition function: which change a record takes,
  * and which it refuses (a decision is final; the server's last word may overrule an approval).
  */
-import type { ApprovalContext, ConfirmationDecider, ConfirmationOutcome, ConfirmationView } from './confirmation-types';
 import type { JsonValue } from './json-value';
 import type { ApprovalMark, ToolApproval } from './local-events';
 
@@ -69,6 +68,13 @@ export interface ApprovalRecord {
   readonly updatedAt: number;
 }
 
+/** Who decided a request, as the controller knows it (`ConfirmationDecider` fits). */
+export type RecordDecider =
+  | { readonly by: 'person' }
+  | { readonly by: 'grant'; readonly grant: { readonly id: string } }
+  | { readonly by: 'batch' }
+  | { readonly by: 'rule'; readonly ruleId?: string };
+
 /**
  * A change to a call's record, as the controller writes it. Internal: only the controller's flow
  * (and its `noteAnswer`) makes these.
@@ -82,7 +88,7 @@ export type ApprovalRecordChange =
       readonly toolName: string;
       readonly approvedArguments: JsonValue;
       readonly edited: boolean;
-      readonly decidedBy: ConfirmationDecider | null;
+      readonly decidedBy: RecordDecider | null;
       readonly argumentsFingerprint: string | undefined;
       readonly definitionFingerprint: string | undefined;
     }
@@ -93,7 +99,7 @@ export type ApprovalRecordChange =
       readonly toolName: string;
       readonly mark: ApprovalMark;
       readonly decision: ApprovalDecisionKind | undefined;
-      readonly decidedBy: ConfirmationDecider | null;
+      readonly decidedBy: RecordDecider | null;
       readonly argumentsFingerprint?: string | undefined;
       readonly definitionFingerprint?: string | undefined;
       /** The far side's word on an answer already given (`noteAnswer`): it may overrule an approval. */
@@ -145,6 +151,7 @@ export function nextApprovalRecord(previous: ApprovalRecord | undefined, change:
       status: 'approved',
       decision: 'approve',
       by: change.decidedBy?.by ?? 'person',
+      ruleId: ruleOf(change.decidedBy),
       grant,
       edited: change.edited,
       reason: undefined,
@@ -166,6 +173,7 @@ export function nextApprovalRecord(previous: ApprovalRecord | undefined, change:
     status: to,
     decision: overruled ? previous?.decision : change.decision,
     by,
+    ruleId: overruled || change.overrule === true ? previous?.ruleId : ruleOf(change.decidedBy),
     grant: change.mark.grant ?? (overruled ? previous?.grant : undefined),
     edited: overruled ? (previous?.edited ?? false) : false,
     reason: change.mark.reason,
@@ -180,7 +188,10 @@ export function nextApprovalRecord(previous: ApprovalRecord | undefined, change:
   return freeze(next);
 }
 
-function byOf(decider: ConfirmationDecider | null, decision: ApprovalDecisionKind | undefined): ApprovalDecidedBy | undefined {
+/** The rule that decided, when a policy did. */
+const ruleOf = (decider: RecordDecider | null): string | undefined => (decider?.by === 'rule' ? decider.ruleId : undefined);
+
+function byOf(decider: RecordDecider | null, decision: ApprovalDecisionKind | undefined): ApprovalDecidedBy | undefined {
   if (decision === undefined || decision === 'expire') return undefined;
   return decider?.by ?? 'person';
 }
@@ -227,52 +238,4 @@ export function approvalMarkOf(record: ApprovalRecord): ApprovalMark {
     ...(record.grant === undefined || (record.status !== 'approved' && record.status !== 'denied') ? {} : { grant: record.grant }),
     ...(record.reason === undefined ? {} : { reason: record.reason }),
   };
-}
-
-/**
- * The mark a call gets when its request is approved: what runs (the person's edit, or the
- * arguments the gate asked about), whether a person edited it, and the grant that answered it.
- */
-export function approvedMark(args: JsonValue, context: Pick<ApprovalContext, 'edited' | 'decidedBy'>): ApprovalMark {
-  return {
-    approval: 'approved',
-    approvedArguments: args,
-    ...(context.edited ? { edited: true } : {}),
-    ...(context.decidedBy?.by === 'grant' ? { grant: context.decidedBy.grant.id } : {}),
-  };
-}
-
-/** The mark a call gets when its request ends without an approval; `undefined` when nothing is to be marked (withdrawn, done). */
-export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationView, 'decidedBy'>): ApprovalMark | undefined {
-  if (outcome.status === 'done') return undefined;
-  if (outcome.status === 'expired') return { approval: 'expired' };
-  // A person answered in the tool's place, or withdrew the request: neither is a rejection.
-  if (outcome.status === 'responded') return { approval: 'responded' };
-  if (outcome.status === 'cancelled') return { approval: 'cancelled', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
-  const reason = outcome.reason;
-  return {
-    approval: 'denied',
-    ...(reason === undefined ? {} : { reason }),
-    ...(view.decidedBy?.by === 'grant' ? { grant: view.decidedBy.grant.id } : {}),
-  };
-}
-
-/** The decision kind an outcome records. */
-export function decisionOfOutcome(outcome: ConfirmationOutcome): ApprovalDecisionKind | undefined {
-  switch (outcome.status) {
-    case 'done':
-      return 'approve';
-    case 'expired':
-      return 'expire';
-    case 'responded':
-      return 'respond';
-    case 'cancelled':
-      return 'cancel';
-    case 'denied':
-      return 'deny';
-    // Refused, failed or uncertain before it was approved: nobody decided (the arguments could not
-    // be shown, the call changed); it reads as a denial with its reason.
-    default:
-      return undefined;
-  }
 }

@@ -19,7 +19,7 @@ import type { ToolDescriptor } from './tool-descriptor';
 import type { JsonValue } from './json-value';
 import type { ClientMessage, ToolApprovalRequestMessage } from './wire';
 import { APPROVAL_MISMATCH, type HeldCall } from './approval-binding';
-import { approvedMark, endedMark } from './approval-record';
+import { approvedMark, endedMark } from './approval-record-outcomes';
 import { mirrorApprovalRecords } from './approval-mirror';
 import type { ToolDefinition } from './tool-definition';
 

@@ -16,7 +16,7 @@ import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from 
 import { reasonOf } from './room';
 import { createToolGrants, type ToolGrants } from './tool-grants';
 import { changedDefinitionParts, definitionKey, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
-import { decisionOfOutcome, endedMark } from './approval-record';
+import { decisionOfOutcome, endedMark } from './approval-record-outcomes';
 import { createApprovalRecords, selectApprovalRecord, type ApprovalRecordsWriter } from './approval-records';
 
 const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);

@@ -161,3 +161,26 @@ describe('the approval record: one per call, written by the controller, shown by
     expect(selectApprovalRecord(client.approvals.records.getState(), 'toString')).toBeUndefined();
   });
 });
+
+describe('nextApprovalRecord: the record’s one transition function', () => {
+  it('names the rule that decided, keeps a decision final, and lets only a note overrule an approval', async () => {
+    const { nextApprovalRecord } = await import('../../src/core/approval-record');
+    const asked = nextApprovalRecord(undefined, { kind: 'requested', callId: 'c1', requestId: 'q1', toolName: 'rm' }, 1);
+    expect(nextApprovalRecord(asked, { kind: 'requested', callId: 'c1', requestId: 'q2', toolName: 'rm' }, 2)).toBe(asked);
+    const approved = nextApprovalRecord(asked, {
+      kind: 'approved',
+      callId: 'c1',
+      requestId: 'q1',
+      toolName: 'rm',
+      approvedArguments: { path: '/tmp' },
+      edited: false,
+      decidedBy: { by: 'rule', ruleId: 'tmp-only' },
+      argumentsFingerprint: 'ab',
+      definitionFingerprint: undefined,
+    }, 3);
+    expect(approved).toMatchObject({ status: 'approved', by: 'rule', ruleId: 'tmp-only', decidedAt: 3, requestedAt: 1, argumentsFingerprint: 'ab' });
+    const denied = { kind: 'ended', callId: 'c1', requestId: 'q1', toolName: 'rm', mark: { approval: 'denied' }, decision: 'deny', decidedBy: null } as const;
+    expect(nextApprovalRecord(approved, denied, 4)).toBe(approved);
+    expect(nextApprovalRecord(approved, { ...denied, overrule: true }, 5)).toMatchObject({ status: 'denied', by: 'rule', ruleId: 'tmp-only', decidedAt: 3, updatedAt: 5 });
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * How a confirmation request's approval and outcome become changes to its call's approval record
+ * (`approval-record.ts`): the marks the controller's flow writes, and the `mark` the gate tells.
+ */
+import type { ApprovalContext, ConfirmationOutcome, ConfirmationView } from './confirmation-types';
+import type { ApprovalDecisionKind } from './approval-record';
+import type { ApprovalMark } from './local-events';
+import type { JsonValue } from './json-value';
+
+/**
+ * The mark a call gets when its request is approved: what runs (the person's edit, or the
+ * arguments the gate asked about), whether a person edited it, and the grant that answered it.
+ */
+export function approvedMark(args: JsonValue, context: Pick<ApprovalContext, 'edited' | 'decidedBy'>): ApprovalMark {
+  return {
+    approval: 'approved',
+    approvedArguments: args,
+    ...(context.edited ? { edited: true } : {}),
+    ...(context.decidedBy?.by === 'grant' ? { grant: context.decidedBy.grant.id } : {}),
+  };
+}
+
+/** The mark a call gets when its request ends without an approval; `undefined` when nothing is to be marked (withdrawn, done). */
+export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationView, 'decidedBy'>): ApprovalMark | undefined {
+  if (outcome.status === 'done') return undefined;
+  if (outcome.status === 'expired') return { approval: 'expired' };
+  // A person answered in the tool's place, or withdrew the request: neither is a rejection.
+  if (outcome.status === 'responded') return { approval: 'responded' };
+  if (outcome.status === 'cancelled') return { approval: 'cancelled', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
+  const reason = outcome.reason;
+  return {
+    approval: 'denied',
+    ...(reason === undefined ? {} : { reason }),
+    ...(view.decidedBy?.by === 'grant' ? { grant: view.decidedBy.grant.id } : {}),
+  };
+}
+
+/** The decision kind an outcome records. */
+export function decisionOfOutcome(outcome: ConfirmationOutcome): ApprovalDecisionKind | undefined {
+  switch (outcome.status) {
+    case 'done':
+      return 'approve';
+    case 'expired':
+      return 'expire';
+    case 'responded':
+      return 'respond';
+    case 'cancelled':
+      return 'cancel';
+    case 'denied':
+      return 'deny';
+    // Refused, failed or uncertain before it was approved: nobody decided (the arguments could not
+    // be shown, the call changed); it reads as a denial with its reason.
+    default:
+      return undefined;
+  }
+}
