@@ -1,24 +1,10 @@
 /**
  * How a confirmation request's approval and outcome become changes to its call's approval record
- * (`approval-record.ts`): the marks the controller's flow writes, and the `mark` the gate tells.
+ * (`approval-record.ts`): the marks the controller's flow writes when a request ends.
  */
-import type { ApprovalContext, ConfirmationOutcome, ConfirmationView } from './confirmation-types';
+import type { ConfirmationOutcome, ConfirmationView } from './confirmation-types';
 import type { ApprovalDecisionKind } from './approval-record';
 import type { ApprovalMark } from './local-events';
-import type { JsonValue } from './json-value';
-
-/**
- * The mark a call gets when its request is approved: what runs (the person's edit, or the
- * arguments the gate asked about), whether a person edited it, and the grant that answered it.
- */
-export function approvedMark(args: JsonValue, context: Pick<ApprovalContext, 'edited' | 'decidedBy'>): ApprovalMark {
-  return {
-    approval: 'approved',
-    approvedArguments: args,
-    ...(context.edited ? { edited: true } : {}),
-    ...(context.decidedBy?.by === 'grant' ? { grant: context.decidedBy.grant.id } : {}),
-  };
-}
 
 /** The mark a call gets when its request ends without an approval; `undefined` when nothing is to be marked (withdrawn, done). */
 export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationView, 'decidedBy'>): ApprovalMark | undefined {

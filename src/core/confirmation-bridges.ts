@@ -19,7 +19,8 @@ import type { ToolDescriptor } from './tool-descriptor';
 import type { JsonValue } from './json-value';
 import type { ClientMessage, ToolApprovalRequestMessage } from './wire';
 import { APPROVAL_MISMATCH, type HeldCall } from './approval-binding';
-import { approvedMark, endedMark } from './approval-record-outcomes';
+import { approvalMarkOf } from './approval-record';
+import { selectApprovalRecord } from './approval-records';
 import { mirrorApprovalRecords } from './approval-mirror';
 import type { ToolDefinition } from './tool-definition';
 
@@ -150,8 +151,10 @@ export function answerToolApprovalRequest(
     const token = typeof message.approvalToken === 'string' ? { approvalToken: message.approvalToken } : {};
     send({ type: 'tool.approval', requestId: message.requestId, ...reply, ...token });
   };
-  const mark = (value: ApprovalMark | undefined): void => {
-    if (value !== undefined) options.mark?.(value);
+  // Told from the call's approval record, which the controller wrote before this callback ran.
+  const mark = (): void => {
+    const record = options.mark === undefined ? undefined : selectApprovalRecord(controller.records.getState(), message.callId);
+    if (record !== undefined) options.mark?.(approvalMarkOf(record));
   };
   const descriptor: Partial<ToolDescriptor> = {
     ...(message.effect === undefined ? {} : { effect: message.effect }),
@@ -191,12 +194,12 @@ export function answerToolApprovalRequest(
         ...(context.edited ? { arguments: args } : {}),
         ...(context.automatic ? { automatic: true } : {}),
       });
-      mark(approvedMark(args, context));
+      mark();
       return null;
     },
     onResult: (outcome, request) => {
       if (outcome.status === 'done') return;
-      mark(endedMark(outcome, request));
+      mark();
       // The server ends an expired request itself, at its own time, and refuses a late answer.
       if (outcome.status === 'expired') return;
       // The call names another tool than the one shown: nothing is answered for it (docs/guarantees.md).

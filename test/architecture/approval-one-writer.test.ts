@@ -44,6 +44,8 @@ describe('one approval record per call, one writer', () => {
   });
 
   it('builds the mark a call gets from a record in one place', () => {
-    expect(where(/\bapprovalMarkOf\s*\(/).filter((p) => p !== 'src/core/approval-record.ts').sort()).toEqual(['src/core/approval-mirror.ts', 'src/hooks/use-shown-approval.ts']);
+    expect(where(/\bapprovalMarkOf\s*\(/).filter((p) => p !== 'src/core/approval-record.ts').sort()).toEqual(['src/core/approval-mirror.ts', 'src/core/confirmation-bridges.ts', 'src/hooks/use-shown-approval.ts']);
+    // The marks an outcome gives are built where the flow writes them, and nowhere else.
+    expect(where(/\bendedMark\s*\(/).filter((p) => p !== 'src/core/approval-record-outcomes.ts')).toEqual(['src/core/confirmation-flow.ts']);
   });
 });
