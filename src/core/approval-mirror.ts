@@ -55,21 +55,13 @@ export function mirrorApprovalRecords(records: ApprovalRecordStore, calls: Mirro
   };
 }
 
-/** Mark one call as its record says, when the store shows it and shows something else. */
+/**
+ * Mark one call as its record says, when the store shows it. The store's reducer compares the mark
+ * with what the call shows and ignores one that changes nothing, so the mirror names no field:
+ * an attribute the call carries is added to the record's mark (`approvalMarkOf`) and the reducer.
+ */
 function mirrorRecord(record: ApprovalRecord, calls: MirroredCalls): void {
   const state = calls.getState();
-  const call = readCall(state, record.callId) as Partial<Record<string, unknown>> | undefined;
-  if (call === undefined || state.markApproval === undefined) return;
-  const mark = approvalMarkOf(record);
-  if (
-    call.approval === mark.approval &&
-    // The store keeps its own frozen copy of what runs: whether there is one is what can differ here.
-    (call.approvedArguments === undefined) === (mark.approvedArguments === undefined) &&
-    call.approvalEdited === mark.edited &&
-    call.approvalGrant === mark.grant &&
-    call.approvalReason === mark.reason
-  ) {
-    return;
-  }
-  state.markApproval(record.callId, mark);
+  if (state.markApproval === undefined || readCall(state, record.callId) === undefined) return;
+  state.markApproval(record.callId, approvalMarkOf(record));
 }
