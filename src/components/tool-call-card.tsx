@@ -8,6 +8,7 @@ import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useAppToolCall } from '../hooks/use-app-tool-call';
 import { useSteadyCall } from '../hooks/use-steady-call';
 import { useToolCall } from '../hooks/use-tool-call';
+import { useShownApproval, type ShownApproval } from '../hooks/use-shown-approval';
 import { ArgumentsPreview, type ArgumentsSchema } from './arguments-preview';
 import { cx } from './cx';
 import { ElapsedTime } from './elapsed-time';
@@ -55,6 +56,8 @@ export const ToolCallCard = memo(
     const { call: appCall, result: appResult } = useAppToolCall(callId);
     const labels = useLabels();
     const nameId = useId();
+    // The call's approval record (inside a provider), else the call's fields mirrored from it.
+    const shown = useShownApproval(call, store);
     // The same elements on every render: these parts read their own stores, so a fragment of the
     // arguments does not render them again.
     const parts = useMemo(
@@ -79,14 +82,14 @@ export const ToolCallCard = memo(
         data-status={status}
         data-outcome={callOutcome(call)}
         data-code={call.code}
-        data-approval={call.approval}
+        data-approval={shown.approval}
         data-source={call.source}
       >
         <header className="toolgate-card-header">
           <span id={nameId} className="toolgate-card-name">
             {call.name}
           </span>
-          <ToolStatusBadge status={status} ok={call.ok} code={call.code} approval={call.approval} appStatus={appCall?.status} />
+          <ToolStatusBadge status={status} ok={call.ok} code={call.code} approval={shown.approval} appStatus={appCall?.status} />
           {call.location && <span className="toolgate-chip">{labels.location[call.location]}</span>}
           {call.risk && (
             <span className="toolgate-chip" data-risk={call.risk}>
@@ -100,7 +103,7 @@ export const ToolCallCard = memo(
               call.endedAt !== undefined && <span className="toolgate-card-time">{labels.took(formatDuration(Math.max(0, call.endedAt - call.startedAt), labels.locale))}</span>
             ) : (
               // Open: the running time is written by a shared timer, not by rendering the card each second.
-              call.approval !== 'awaiting' && <ElapsedTime startedAt={call.startedAt} clock={clock ?? systemClock} labels={labels} />
+              shown.approval !== 'awaiting' && <ElapsedTime startedAt={call.startedAt} clock={clock ?? systemClock} labels={labels} />
             ))}
         </header>
         <ArgumentsPreview
@@ -112,13 +115,13 @@ export const ToolCallCard = memo(
           text={call.argumentsText}
         />
         <ArgumentsWarnings call={call} labels={labels} />
-        <RanArguments call={call} labels={labels} />
-        <AnsweredByGrant call={call} labels={labels} />
-        <ApprovalEnded call={call} labels={labels} />
-        <DecidedInstead call={call} labels={labels} />
+        <RanArguments call={call} shown={shown} labels={labels} />
+        <AnsweredByGrant call={call} shown={shown} labels={labels} />
+        <ApprovalEnded shown={shown} labels={labels} />
+        <DecidedInstead call={call} shown={shown} labels={labels} />
         {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
         {call.code !== undefined && <ResultNote code={call.code} message={status === 'settled' ? message : undefined} labels={labels} />}
-        {call.cancelledBy && call.approval !== 'cancelled' && (
+        {call.cancelledBy && shown.approval !== 'cancelled' && (
           <p className="toolgate-card-note" data-cancelled={call.cancelledBy}>
             <span className="toolgate-card-state">{labels.cancelledBy[call.cancelledBy]}</span> <span>{labels.cancelledWhy[call.cancelledBy]}</span>
           </p>
@@ -195,11 +198,11 @@ function ArgumentsWarnings({ call, labels }: { call: ToolCall; labels: ToolgateL
  * A call whose approval a standing grant gave (or refused), with nobody looking at it: the card
  * names the grant (docs/protocol.md, "On the card": its card says which grant answered it).
  */
-function AnsweredByGrant({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
-  if (call.approvalGrant === undefined || (call.approval !== 'approved' && call.approval !== 'denied')) return null;
+function AnsweredByGrant({ call, shown, labels }: { call: ToolCall; shown: ShownApproval; labels: ToolgateLabels }) {
+  if (shown.approvalGrant === undefined || (shown.approval !== 'approved' && shown.approval !== 'denied')) return null;
   return (
-    <p className="toolgate-card-note" data-grant={call.approvalGrant}>
-      {labels.confirm.answeredByGrant(call.approval === 'approved' ? 'allow' : 'deny', call.name)}
+    <p className="toolgate-card-note" data-grant={shown.approvalGrant}>
+      {labels.confirm.answeredByGrant(shown.approval === 'approved' ? 'allow' : 'deny', call.name)}
     </p>
   );
 }
@@ -208,22 +211,22 @@ function AnsweredByGrant({ call, labels }: { call: ToolCall; labels: ToolgateLab
  * A call a person decided without running it (docs/protocol.md "Decisions"): answered in the
  * tool's place (the `settled` event said so, or the page's own mark), or withdrawn (not rejected).
  */
-function DecidedInstead({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
-  if (call.answeredBy === 'person' || call.approval === 'responded') {
+function DecidedInstead({ call, shown, labels }: { call: ToolCall; shown: ShownApproval; labels: ToolgateLabels }) {
+  if (call.answeredBy === 'person' || shown.approval === 'responded') {
     return (
       <p className="toolgate-card-note" data-answered-by="person">
         {labels.answeredByPerson}
       </p>
     );
   }
-  if (call.approval !== 'cancelled') return null;
+  if (shown.approval !== 'cancelled') return null;
   return (
     <p className="toolgate-card-note" data-approval="cancelled">
       <span className="toolgate-card-state">{labels.withdrawn}</span> <span>{labels.withdrawnWhy}</span>
-      {call.approvalReason !== undefined && (
+      {shown.approvalReason !== undefined && (
         <>
           {' '}
-          <span className="toolgate-card-message">{call.approvalReason}</span>
+          <span className="toolgate-card-message">{shown.approvalReason}</span>
         </>
       )}
     </p>
@@ -234,16 +237,16 @@ function DecidedInstead({ call, labels }: { call: ToolCall; labels: ToolgateLabe
  * A call whose approval ended without running it: the server refused the page's answer, or the
  * request expired first. The card follows the server's last word (docs/guarantees.md), with its reason.
  */
-function ApprovalEnded({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
-  const approval = call.approval;
+function ApprovalEnded({ shown, labels }: { shown: ShownApproval; labels: ToolgateLabels }) {
+  const approval = shown.approval;
   if (approval !== 'refused' && approval !== 'expired') return null;
   return (
     <p className="toolgate-card-note" data-approval={approval}>
       {labels.approvalEnded[approval]}
-      {call.approvalReason !== undefined && (
+      {shown.approvalReason !== undefined && (
         <>
           {' '}
-          <span className="toolgate-card-message">{call.approvalReason}</span>
+          <span className="toolgate-card-message">{shown.approvalReason}</span>
         </>
       )}
     </p>
@@ -254,14 +257,14 @@ function ApprovalEnded({ call, labels }: { call: ToolCall; labels: ToolgateLabel
  * For a settled call whose arguments were edited by a person or rewritten by the server's gate,
  * the arguments that ran (`approvedArguments`), marked as such (docs/protocol.md, "On the card").
  */
-function RanArguments({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
-  const ran = call.approvedArguments;
+function RanArguments({ call, shown, labels }: { call: ToolCall; shown: ShownApproval; labels: ToolgateLabels }) {
+  const ran = shown.approvedArguments;
   if (call.status !== 'settled' || ran === undefined || sameJson(ran, call.arguments)) return null;
-  const how = call.approvalEdited ? 'edited' : 'rewritten';
+  const how = shown.approvalEdited ? 'edited' : 'rewritten';
   return (
     <div className="toolgate-card-ran" data-ran={how}>
       <span className="toolgate-card-ran-label">
-        {labels.ranArguments} <span className="toolgate-chip" data-ran={how}>{call.approvalEdited ? labels.argumentsEdited : labels.argumentsRewritten}</span>
+        {labels.ranArguments} <span className="toolgate-chip" data-ran={how}>{shown.approvalEdited ? labels.argumentsEdited : labels.argumentsRewritten}</span>
       </span>
       <ArgumentsPreview value={ran} complete aria-label={labels.ranArguments} />
     </div>

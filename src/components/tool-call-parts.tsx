@@ -134,7 +134,7 @@ export interface ToolCallApprovalProps extends Omit<ComponentPropsWithoutRef<'di
 export function ToolCallApproval({ callId, controller, showStatus = true, className, ...rest }: ToolCallApprovalProps) {
   const approval = useCallApproval(callId, controller);
   const labels = useLabels();
-  if (!approval) return null;
+  if (!approval?.request) return null;
   const { request, ahead } = approval;
   return (
     <div

@@ -67,7 +67,7 @@ export const ToolCallView = memo(function ToolCallView({ callId, store, renderer
           argumentsError={undefined}
           appCall={app.call}
           result={app.result}
-          approval={approval}
+          approval={approval?.request ? approval : null}
         />
       </ToolRenderBoundary>
       <ToolCallApproval callId={callId} />

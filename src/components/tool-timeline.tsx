@@ -74,11 +74,11 @@ function TimelineRows({ rows, from, to, depth }: { rows: readonly ToolTimelineRo
     // The calls inside this one: the rows after it that are deeper (flat past the deepest list).
     let end = i + 1;
     if (depth < MAX_NESTING) while (end < to && (rows[end] as ToolTimelineRow).depth > depth) end++;
-    const { call, outcome, start, issued, end: ended, offset, writing, running } = row;
+    const { call, outcome, start, issued, end: ended, offset, writing, running, approval } = row;
     // A call that waits for a person is not running: its bar and its words say so.
-    const awaiting = call.approval === 'awaiting' && outcome === 'open';
+    const awaiting = approval === 'awaiting' && outcome === 'open';
     items.push(
-      <li key={call.callId} data-status={call.status} data-outcome={outcome} data-approval={call.approval} style={row.depth ? { ['--toolgate-depth' as string]: row.depth } : undefined}>
+      <li key={call.callId} data-status={call.status} data-outcome={outcome} data-approval={approval} style={row.depth ? { ['--toolgate-depth' as string]: row.depth } : undefined}>
         <span className="toolgate-timeline-name" aria-hidden="true">
           {call.name}
         </span>
@@ -92,7 +92,7 @@ function TimelineRows({ rows, from, to, depth }: { rows: readonly ToolTimelineRo
         <span className="toolgate-sr-only">
           {labels.timelineRow({
             name: call.name,
-            status: statusText(labels, call),
+            status: statusText(labels, { status: call.status, ok: call.ok, code: call.code, approval }),
             start: formatTime(start, locale),
             writing: formatDuration((issued ?? ended) - start, locale),
             running: issued === undefined || awaiting ? undefined : formatDuration(ended - issued, locale),

@@ -8,6 +8,7 @@
  * WebSocket client, another thing.)
  */
 import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from './app-tools/app-tool-host';
+import { mirrorApprovalRecords } from './approval/approval-mirror';
 import { bindAppToolHost } from './app-tools/bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './approval/confirmation-bridges';
 import { createConfirmationController } from './approval/confirmation-controller';
@@ -66,7 +67,11 @@ export interface ToolgateClient {
   readonly calls: ToolStreamStore;
   /** Runs the page's app tools (`useAppTool` registers there). */
   readonly host: AppToolHost;
-  /** The approvals a person answers: the confirmation queue, with its standing grants at `approvals.grants`. */
+  /**
+   * The approvals a person answers: the confirmation queue, with its standing grants at
+   * `approvals.grants` and one approval record per call at `approvals.records` (read it with
+   * `selectApprovalRecord`, or `useCallApproval(callId).record` in React).
+   */
   readonly approvals: ConfirmationController;
   /**
    * Wire a session: its events into the store, its app-tool calls through the host's epoch gate
@@ -102,7 +107,10 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const report: ErrorReporter = (reason, detail, code) => options.onError?.(reason, detail, code);
   const calls = options.calls ?? createToolStreamStore({ onError: report, ...options.storeOptions });
   const approvals = options.approvals ?? createConfirmationController({ onError: report, ...options.approvalOptions });
-  // `calls`: each card shows where its call stands with its approval.
+  // Each call shows its approval record: the approvals write it, and this is the one mirror of it
+  // into the call store (docs/architecture.md, "The approval record").
+  mirrorApprovalRecords(approvals.records, calls);
+  // `calls`: an approval is bound to the call's tool as the store holds it when approved.
   const approvalHandler = createAppToolApprovalHandler(approvals, { calls });
   const host =
     options.host ??

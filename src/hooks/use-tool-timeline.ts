@@ -4,6 +4,10 @@ import { callOutcome, type ToolCallOutcome } from '../wording/labels';
 import { useNow, type ToolgateClock } from './use-now';
 import { useToolCalls } from './use-tool-call';
 import { callOf } from '../core/stream/reducer';
+import type { ToolApproval } from '../core/stream/local-events';
+import type { ApprovalRecordsState } from '../core/approval/approval-records';
+import { useStoreSelector } from './use-store-selector';
+import { useRecordsOf } from './use-shown-approval';
 
 /**
  * One call on the timeline: when it started, was issued and ended, as times and as fractions of the axis.
@@ -33,6 +37,11 @@ export interface ToolTimelineRow {
   depth: number;
   /** The row this call is nested under (`undefined` at depth 0). */
   parentCallId: string | undefined;
+  /**
+   * Where the call stands with its approval: from its approval record inside a provider that
+   * holds it, else the call's own `approval` (mirrored from that record).
+   */
+  approval: ToolApproval | undefined;
 }
 
 /**
@@ -68,6 +77,7 @@ const sameRows = (a: readonly ToolCall[], b: readonly ToolCall[]) =>
     const y = b[i] as ToolCall;
     return x.callId === y.callId && x.status === y.status && x.ok === y.ok && x.startedAt === y.startedAt && x.issuedAt === y.issuedAt && x.endedAt === y.endedAt && x.lateOutcome === y.lateOutcome && x.approval === y.approval && x.parentCallId === y.parentCallId;
   });
+const selectRecords = (s: ApprovalRecordsState) => s.records;
 const selectCalls = (s: ToolStreamStoreState) => s.order.map((id) => callOf(s, id) as ToolCall);
 
 /**
@@ -80,6 +90,7 @@ const selectCalls = (s: ToolStreamStoreState) => s.order.map((id) => callOf(s, i
  */
 export function useToolTimeline(options: UseToolTimelineOptions = {}): ToolTimelineLayout {
   const calls = treeOrder(useToolCalls(selectCalls, sameRows, options.store));
+  const records = useStoreSelector(useRecordsOf(options.store), selectRecords, Object.is);
   const open = options.now === undefined && calls.ordered.some((c) => callOutcome(c) === 'open');
   const ticking = useNow(open, 1000, options.clock);
   const { ordered, depths } = calls;
@@ -105,6 +116,7 @@ export function useToolTimeline(options: UseToolTimelineOptions = {}): ToolTimel
       running: (end - writeEnd) / span,
       depth: depths.get(c.callId) ?? 0,
       parentCallId: depths.get(c.callId) ? c.parentCallId : undefined,
+      approval: (Object.hasOwn(records, c.callId) ? records[c.callId]?.status : undefined) ?? c.approval,
     };
   });
   return { rows, from: timed.length ? from : now, to: timed.length ? to : now };

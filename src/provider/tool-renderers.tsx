@@ -108,7 +108,10 @@ export interface ToolRenderProps<Args = unknown> {
   readonly appCall: AppCallState | undefined;
   /** The app tool's result when this page ran it: the server's `settled` carries no output. */
   readonly result: ToolResult | undefined;
-  /** The approval this call waits for (the kit shows Approve and Deny below the view), or `null`. */
+  /**
+   * The approval this call waits for (the kit shows Approve and Deny below the view), or `null`:
+   * given only while a request waits, so its `request` is set.
+   */
   readonly approval: CallApproval | null;
 }
 

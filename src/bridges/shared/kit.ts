@@ -9,7 +9,6 @@ import { fingerprintJson } from '../../core/json/fingerprint';
 import {
   createToolgate,
   type AppToolHost,
-  type ApprovalMark,
   type ConfirmationController,
   type ErrorReporter,
   type JsonValue,
@@ -156,6 +155,7 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
   const { calls: store, host, approvals: confirmations } = client;
   const descriptors = createDerivedDescriptors(options.describe, options.trustedMcpClients);
   // The library asked for a person's answer: whatever the descriptor says, it is asked.
+  // Each call shows its approval record through the client, which mirrors its approvals' records into its store.
   const ask = createAppToolApprovalHandler(confirmations, {
     describe: (name) => ({ ...descriptors.describe(name), requiresConfirmation: true }),
   });
@@ -175,7 +175,6 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
     );
     const controller = new AbortController();
     waiting.add(controller);
-    mark(call.callId, { approval: 'awaiting' });
     try {
       // A sub-agent's call (its start named a parent): the request says whose work it is part of.
       const parentCallId = store.getState().calls[call.callId]?.parentCallId;
@@ -198,12 +197,6 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
     }
   };
 
-  /** The card's approval mark; a call the store does not show (it never came through the stream) has none. */
-  const mark = (callId: string, approval: ApprovalMark): void => {
-    if (store.getState().calls[callId] === undefined) return;
-    store.getState().markApproval(callId, approval);
-  };
-
   const run = async (call: KitCall): Promise<ToolResult | undefined> => {
     const result = await host.call({ callId: call.callId, turnId: call.turnId, epoch: host.epoch, name: call.name, arguments: call.arguments });
     return !result.ok && result.code === 'INTERRUPTED' ? undefined : result;
@@ -223,19 +216,12 @@ export function createBridgeKit(options: BridgeOptions): BridgeKit {
     hasTool: (name) => host.declarations().some((d) => d.name === name),
     run,
     approve,
-    answered: (callId, decision) =>
-      mark(
-        callId,
-        decision.approved
-          ? { approval: 'approved', approvedArguments: decision.arguments }
-          : decision.instead === 'respond'
-            ? { approval: 'responded' }
-            : decision.instead === 'cancel'
-              ? { approval: 'cancelled' }
-              : decision.reason === undefined
-            ? { approval: 'denied' }
-            : { approval: 'denied', reason: decision.reason },
-      ),
+    answered: (callId, decision) => {
+      // The queue recorded its own outcome; what is left to record is a denial the bridge sent in
+      // its place (the call changed after it was shown) or one given without asking (docs/architecture.md, "The approval record").
+      if (decision.approved || decision.instead !== undefined) return;
+      confirmations.noteAnswer(callId, { status: 'denied', toolName: decision.toolName, ...(decision.reason === undefined ? {} : { reason: decision.reason }) });
+    },
     interrupt: () => {
       store.getState().interrupt();
       host.interrupt();

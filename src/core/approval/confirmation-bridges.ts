@@ -19,6 +19,9 @@ import type { ToolDescriptor } from './tool-descriptor';
 import type { JsonValue } from '../json/json-value';
 import type { ClientMessage, ToolApprovalRequestMessage } from '../wire';
 import { APPROVAL_MISMATCH, type HeldCall } from './approval-binding';
+import { approvalMarkOf } from './approval-record';
+import { selectApprovalRecord } from './approval-records';
+import { mirrorApprovalRecords } from './approval-mirror';
 import type { ToolDefinition } from './tool-definition';
 
 const RISKS: readonly unknown[] = ['low', 'medium', 'high'];
@@ -51,34 +54,6 @@ function explainApprovalRequest(value: unknown): string | undefined {
   if (value.description !== undefined && typeof value.description !== 'string') return 'description is not a string';
   if (value.parameters !== undefined && (!isRecord(value.parameters) || Array.isArray(value.parameters))) return 'parameters is not a JSON Schema object';
   return undefined;
-}
-
-/**
- * The mark a call gets when its request is approved: what runs (the person's edit, or the
- * arguments the gate asked about), whether a person edited it, and the grant that answered it.
- */
-export function approvedMark(args: JsonValue, context: Pick<ApprovalContext, 'edited' | 'decidedBy'>): ApprovalMark {
-  return {
-    approval: 'approved',
-    approvedArguments: args,
-    ...(context.edited ? { edited: true } : {}),
-    ...(context.decidedBy?.by === 'grant' ? { grant: context.decidedBy.grant.id } : {}),
-  };
-}
-
-/** The mark a call gets when its request ends without an approval; `undefined` when nothing is to be marked (withdrawn, done). */
-export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationView, 'decidedBy'>): ApprovalMark | undefined {
-  if (outcome.status === 'done') return undefined;
-  if (outcome.status === 'expired') return { approval: 'expired' };
-  // A person answered in the tool's place, or withdrew the request: neither is a rejection.
-  if (outcome.status === 'responded') return { approval: 'responded' };
-  if (outcome.status === 'cancelled') return { approval: 'cancelled', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
-  const reason = outcome.reason;
-  return {
-    approval: 'denied',
-    ...(reason === undefined ? {} : { reason }),
-    ...(view.decidedBy?.by === 'grant' ? { grant: view.decidedBy.grant.id } : {}),
-  };
 }
 
 /** Why an outcome is no approval, in words (the reason given, else its status). */
@@ -176,8 +151,10 @@ export function answerToolApprovalRequest(
     const token = typeof message.approvalToken === 'string' ? { approvalToken: message.approvalToken } : {};
     send({ type: 'tool.approval', requestId: message.requestId, ...reply, ...token });
   };
-  const mark = (value: ApprovalMark | undefined): void => {
-    if (value !== undefined) options.mark?.(value);
+  // Told from the call's approval record, which the controller wrote before this callback ran.
+  const mark = (): void => {
+    const record = options.mark === undefined ? undefined : selectApprovalRecord(controller.records.getState(), message.callId);
+    if (record !== undefined) options.mark?.(approvalMarkOf(record));
   };
   const descriptor: Partial<ToolDescriptor> = {
     ...(message.effect === undefined ? {} : { effect: message.effect }),
@@ -217,12 +194,12 @@ export function answerToolApprovalRequest(
         ...(context.edited ? { arguments: args } : {}),
         ...(context.automatic ? { automatic: true } : {}),
       });
-      mark(approvedMark(args, context));
+      mark();
       return null;
     },
     onResult: (outcome, request) => {
       if (outcome.status === 'done') return;
-      mark(endedMark(outcome, request));
+      mark();
       // The server ends an expired request itself, at its own time, and refuses a late answer.
       if (outcome.status === 'expired') return;
       // The call names another tool than the one shown: nothing is answered for it (docs/guarantees.md).
@@ -269,8 +246,9 @@ export interface ApprovalGateOptions {
    * there (`settled`, `cancelled`, `failed`: e.g. its turn was interrupted here) is withdrawn
    * from the queue unanswered: nobody waits for that answer any more, and a person must not be
    * asked to approve a call that can no longer run. With the store's `markApproval`, the call
-   * shows where its approval stands: `awaiting` while the request waits, then `approved` (with
-   * the request's arguments, what runs: the gate may have rewritten the model's), or `denied`.
+   * shows where its approval stands, mirrored from the controller's approval record:
+   * `awaiting` while the request waits, then `approved` (with the request's arguments, what runs:
+   * the gate may have rewritten the model's), or `denied`.
    */
   calls?: ApprovalGateCalls;
 }
@@ -328,12 +306,8 @@ export function connectApprovalGate(
       stopWatching = undefined;
     }
   };
-  /** Mark the call's approval in the store, for a call it shows (a request may name another page's call). */
-  const mark = (callId: string, approval: ApprovalMark): void => {
-    if (calls === undefined) return;
-    const state = calls.getState();
-    if (state.markApproval !== undefined && readCall(state, callId) !== undefined) state.markApproval(callId, approval);
-  };
+  // Each call shows its approval record (the controller writes it; the mirror derives the call's fields).
+  if (calls !== undefined) mirrorApprovalRecords(controller.records, calls);
   const forget = (requestId: string): void => {
     waiting.delete(requestId);
     callOf.delete(requestId);
@@ -352,7 +326,7 @@ export function connectApprovalGate(
     answeredCall.delete(frame.requestId);
     // The server's last word: it refused the answer and nothing ran (docs/guarantees.md).
     const message = typeof frame.message === 'string' ? frame.message : code;
-    mark(callId, { approval: SERVER_REFUSALS[code as keyof typeof SERVER_REFUSALS], reason: `${code}: ${message}` });
+    controller.noteAnswer(callId, { status: SERVER_REFUSALS[code as keyof typeof SERVER_REFUSALS], reason: `${code}: ${message}` });
   });
   const stopEvents = session.subscribe((event) => {
     if (!isRecord(event)) return;
@@ -389,14 +363,11 @@ export function connectApprovalGate(
       callOf.set(message.requestId, message.callId);
       stopWatching ??= calls.subscribe(sweep);
     }
-    mark(message.callId, { approval: 'awaiting' });
     answerToolApprovalRequest(controller, message, (reply) => session.send(reply), {
       signal: pending.signal,
-      // What runs once approved is the request's arguments (the gate may have rewritten the
-      // model's), or the person's edit of them.
+      // The server may still refuse an approval this page sent: its error frame names the request.
       mark: (value) => {
         if (value.approval === 'approved') answeredCall.set(message.requestId, message.callId);
-        mark(message.callId, value);
       },
       toolNameOf: (callId) => (calls === undefined ? undefined : readCall(calls.getState(), callId)?.name),
       // The card's call, read again when the request is approved: it must name the tool the dialog showed.
@@ -469,7 +440,9 @@ export interface AppToolApprovalHandlerOptions {
   describe?: (toolName: string) => Partial<ToolDescriptor> | undefined;
   /**
    * The session's tool-call store (or anything with its `markApproval`): each call shows where its
-   * approval stands: `awaiting`, then `approved` (with what runs), `denied` (with why) or `expired`.
+   * approval stands, mirrored from the controller's approval record: `awaiting`, then `approved`
+   * (with what runs), `denied` (with why) or `expired`; and an approval is bound to the tool the
+   * store holds the call as.
    */
   calls?: ApprovalGateCalls;
 }
@@ -489,15 +462,12 @@ export function createAppToolApprovalHandler(
   controller: ConfirmationController,
   options: AppToolApprovalHandlerOptions = {},
 ): (query: AppToolApprovalQuery) => Promise<AppToolApprovalAnswer> {
-  const mark = (callId: string, value: ApprovalMark | undefined): void => {
-    const state = options.calls?.getState();
-    if (value !== undefined && state?.markApproval !== undefined && readCall(state, callId) !== undefined) state.markApproval(callId, value);
-  };
+  // Each call shows its approval record (the controller writes it; the mirror derives the call's fields).
+  if (options.calls !== undefined) mirrorApprovalRecords(controller.records, options.calls);
   return (query) =>
     new Promise<AppToolApprovalAnswer>((resolve, reject) => {
       const descriptor = options.describe?.(query.toolName);
       let edit: JsonValue | undefined;
-      mark(query.callId, { approval: 'awaiting' });
       controller
         .request({
           toolName: query.toolName,
@@ -514,7 +484,6 @@ export function createAppToolApprovalHandler(
           // The approval is the whole effect here: the host runs the tool once it hears yes.
           onApprove: (args, context) => {
             if (context.edited) edit = args;
-            mark(query.callId, approvedMark(args, context));
             return null;
           },
           // The first outcome answers the host at once, even one held on screen for a person to read.
@@ -523,7 +492,6 @@ export function createAppToolApprovalHandler(
               resolve(edit === undefined ? { approved: true } : { approved: true, arguments: edit });
               return;
             }
-            mark(query.callId, endedMark(outcome, view));
             if (outcome.status === 'responded') return resolve({ approved: false, decision: 'respond', output: outcome.output });
             if (outcome.status === 'cancelled') return resolve({ approved: false, decision: 'cancel', ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
             resolve('reason' in outcome && outcome.reason !== undefined ? { approved: false, reason: outcome.reason } : { approved: false });

@@ -77,6 +77,7 @@ export function createConfirmationController(options: ConfirmationControllerOpti
     const { entry, promise, refusal } = admitRequest(input, options.room, options.checkOutcome, `confirmation-${++counter}`);
     const signal = input.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    flow.recordRequested(entry);
     if (refusal !== undefined) {
       flow.finish(entry, { status: 'refused', reason: refusal });
       return promise;
@@ -223,6 +224,8 @@ export function createConfirmationController(options: ConfirmationControllerOpti
         return flow.finish(entry, typeof reason === 'string' ? { status: 'denied', reason } : { status: 'denied' });
       }),
     grants,
+    records: flow.records.store,
+    noteAnswer: (callId, note) => flow.recordNote(callId, note),
     subscribe: store.subscribe,
     getState: store.getState,
     getInitialState: store.getInitialState,

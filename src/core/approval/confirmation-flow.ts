@@ -10,12 +10,14 @@ import { checkDraft } from './confirmation-edit';
 import { createQueue, type Queue } from './confirmation-queue';
 import { actionsOf, decisionEvent, outcomeEvent, permits, refresh, type Entry } from './confirmation-request';
 import { startRun, type RunHost } from './confirmation-runs';
-import type { ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult } from './confirmation-types';
+import type { ApprovalNote, ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult } from './confirmation-types';
 import { createExternalStore, reportListenerError, type ExternalStore } from '../external-store';
 import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from '../json/fingerprint';
 import { reasonOf } from '../session/room';
 import { createToolGrants, type ToolGrants } from './tool-grants';
 import { changedDefinitionParts, definitionKey, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
+import { decisionOfOutcome, endedMark } from './approval-record-outcomes';
+import { createApprovalRecords, selectApprovalRecord, type ApprovalRecordsWriter } from './approval-records';
 
 const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);
 
@@ -26,6 +28,12 @@ export interface Flow extends RunHost {
   readonly store: ExternalStore<ConfirmationState>;
   readonly queue: Queue;
   readonly grants: ToolGrants;
+  /** The approval records, one per call; the flow is their only writer (docs/architecture.md, "The approval record"). */
+  readonly records: ApprovalRecordsWriter;
+  /** Record that the entry's call waits for an approval (a request with a `callId`). */
+  recordRequested(entry: Entry): void;
+  /** `ConfirmationController.noteAnswer`: what became of an answer after it left the queue. */
+  recordNote(callId: unknown, note: unknown): boolean;
   /** Take in a request that passed its checks: it waits for its fingerprint (and its turn). */
   admit(entry: Entry, signal: AbortSignal | undefined): void;
   /** Fingerprint the entry's current snapshot; refused when that cannot be done. */
@@ -70,6 +78,7 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const fingerprintOptions: FingerprintOptions = 'crypto' in options ? { crypto: options.crypto } : {};
   let last: ConfirmationState['last'] = null;
+  const records = createApprovalRecords({ onError: options.onError, now: () => clock.now() });
   /** Definition fingerprints by the definition's canonical text, the latest {@link KNOWN_DEFINITIONS}. */
   const definitions = new Map<string, Promise<DefinitionFingerprint | null>>();
 
@@ -122,6 +131,7 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     if (!fire(entry, outcomeEvent(outcome.status))) return false;
     entry.outcome = Object.freeze(outcome);
     refresh(entry);
+    recordEnded(entry, entry.outcome);
     last = Object.freeze({ requestId: entry.id, toolName: entry.toolName, outcome: entry.outcome });
     // Held on screen until dismissed, so that a person reads it (docs/protocol.md, "Rooms": errors end in a clear message).
     const held = actionsOf(entry).dismiss;
@@ -217,10 +227,65 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     for (const entry of waiting) answerByGrant(entry);
   });
 
+  /** The record of the entry's call, once the request ended without running (done adds nothing). */
+  const recordEnded = (entry: Entry, outcome: ConfirmationOutcome): void => {
+    const callId = entry.input.callId;
+    const mark = callId === undefined ? undefined : endedMark(outcome, entry);
+    if (callId === undefined || mark === undefined) return;
+    records.write({
+      kind: 'ended',
+      callId,
+      requestId: entry.id,
+      toolName: entry.toolName,
+      mark,
+      decision: decisionOfOutcome(outcome),
+      decidedBy: entry.decidedBy,
+      argumentsFingerprint: entry.fingerprint?.hex,
+      definitionFingerprint: entry.definition?.hex,
+    });
+  };
+
   const flow: Flow = {
     store,
     queue,
     grants,
+    records,
+    recordRequested(entry) {
+      const callId = entry.input.callId;
+      if (callId !== undefined) records.write({ kind: 'requested', callId, requestId: entry.id, toolName: entry.toolName });
+    },
+    recordNote(callId, note) {
+      if (typeof callId !== 'string' || callId === '' || typeof note !== 'object' || note === null) return false;
+      const { status, reason, toolName } = note as Partial<Record<keyof ApprovalNote, unknown>>;
+      if (status !== 'denied' && status !== 'refused' && status !== 'expired') return false;
+      const previous = selectApprovalRecord(records.store.getState(), callId);
+      const next = records.write({
+        kind: 'ended',
+        callId,
+        requestId: previous?.requestId,
+        toolName: typeof toolName === 'string' ? toolName : (previous?.toolName ?? ''),
+        mark: { approval: status, ...(typeof reason === 'string' ? { reason } : {}) },
+        decision: status === 'denied' ? 'deny' : undefined,
+        decidedBy: null,
+        overrule: true,
+      });
+      return next !== previous;
+    },
+    recordApproved(entry) {
+      const callId = entry.input.callId;
+      if (callId === undefined) return;
+      records.write({
+        kind: 'approved',
+        callId,
+        requestId: entry.id,
+        toolName: entry.toolName,
+        approvedArguments: entry.snapshot,
+        edited: entry.snapshot !== entry.original,
+        decidedBy: entry.decidedBy,
+        argumentsFingerprint: entry.fingerprint?.hex,
+        definitionFingerprint: entry.definition?.hex,
+      });
+    },
     report,
     tell,
     publish,

@@ -19,6 +19,8 @@ export interface RunHost {
   /** End the request in `outcome` (through the one event that leads there), publish, tell the callbacks. */
   finish(entry: Entry, outcome: ConfirmationOutcome): boolean;
   publish(): void;
+  /** Record the approval of the entry's call: what runs, who decided it (the records' one writer is the flow). */
+  recordApproved(entry: Entry): void;
   /** A callback the kit was given threw (or rejected): report it under the one error policy. */
   report(error: unknown, what: string): void;
   /** Tell the application something went wrong that is not a thrown callback (`onError(reason, detail, code)`). */
@@ -52,6 +54,7 @@ async function ask<T>(entry: Entry, call: () => T | PromiseLike<T>): Promise<Ans
 export function startRun(host: RunHost, entry: Entry, event: 'confirm' | 'invoke' = decisionEvent(entry)): boolean {
   if (drifted(host, entry)) return false;
   if (!host.fire(entry, event)) return false;
+  host.recordApproved(entry);
   host.publish();
   void (event === 'confirm' ? confirmThenInvoke(host, entry) : invoke(host, entry, null));
   return true;

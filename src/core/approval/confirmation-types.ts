@@ -3,6 +3,7 @@
  * the immutable view of one, the controller's snapshot, and the controller's own interface.
  */
 
+import type { ApprovalRecordStore } from './approval-records';
 import type { ErrorReporter } from '../external-store';
 import type { Fingerprint, FingerprintOptions } from '../json/fingerprint';
 import type { JsonPathStep } from '../json/json-diff';
@@ -443,6 +444,19 @@ export interface ApproveAllResult extends ReadonlyArray<string> {
 export type EditResult = { readonly ok: true } | { readonly ok: false; readonly issues: readonly ArgumentsIssue[] };
 
 /**
+ * What {@link ConfirmationController.noteAnswer} records about a call's answer.
+ *
+ * @example
+ * const note: ApprovalNote = { status: 'refused', reason: 'FINGERPRINT_MISMATCH: the arguments changed' };
+ */
+export interface ApprovalNote {
+  readonly status: 'denied' | 'refused' | 'expired';
+  readonly reason?: string | undefined;
+  /** The tool, for a call that has no record yet. */
+  readonly toolName?: string | undefined;
+}
+
+/**
  * The confirmation queue and flow, as an external store. See {@link createConfirmationController}.
  *
  * @example
@@ -507,6 +521,19 @@ export interface ConfirmationController {
   denyAll(picks: readonly ConfirmationPick[], reason?: string): readonly string[];
   /** The standing grants this controller answers requests by. */
   readonly grants: ToolGrants;
+  /**
+   * One approval record per call whose request carried a `callId`: where it stands, who decided,
+   * what runs (docs/architecture.md, "The approval record"). Read-only: this controller is its
+   * only writer, and a call's `approval*` fields are derived from it.
+   */
+  readonly records: ApprovalRecordStore;
+  /**
+   * Record what became of an answer after it left the queue, or an answer given without one: the
+   * server refused it (`refused`, `expired`), or the page sent a denial in its place (`denied`,
+   * e.g. the call's arguments changed after they were shown). It overrules an approval; any other
+   * decision is final. Returns whether the call's record changed.
+   */
+  noteAnswer(callId: string, note: ApprovalNote): boolean;
   subscribe(listener: ConfirmationListener): () => void;
   getState(): ConfirmationState;
   /** The empty state: the server snapshot for `useSyncExternalStore`. */

@@ -360,7 +360,9 @@ function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown
   const from = call.approval;
   // The server's last word: an answer it refused (too late, or not matching what it asked) ran
   // nothing, so the mark it gave says so (docs/guarantees.md, "The card follows the server's last word").
-  const overruled = from === 'approved' && (mark.approval === 'expired' || mark.approval === 'refused');
+  // So does a denial the page sent in an approval's place (the call changed after it was shown):
+  // the approval record allows the same (`approval-record.ts`), and the call follows its record.
+  const overruled = from === 'approved' && (mark.approval === 'expired' || mark.approval === 'refused' || mark.approval === 'denied');
   if (from !== undefined && from !== 'awaiting' && mark.approval !== from && !overruled) {
     // A decision is final: an approval after expiry, or a second answer, changes nothing (docs/protocol.md, "Expiry").
     return reject('out-of-order', `markApproval for call '${callId}': the approval is already ${from}`);

@@ -52,6 +52,12 @@ export interface ToolStreamActions {
    * approval", never "Running"), then `approved` (with `approvedArguments`, what runs: the
    * snapshot a person approved or edited, or the gate's rewrite), `denied` or `expired`. A decision
    * is final: a later, different mark changes nothing and goes to `onError`.
+   *
+   * The call's approval fields are derived from its approval record (`client.approvals.records`):
+   * `createToolgate` (and the gate or app-tool handler given `calls`) sets them through this action
+   * from that record, in one place (docs/architecture.md, "The approval record"). Call it yourself
+   * only for a store no client or controller feeds (a story, a test); with a client, answer through
+   * its approvals instead, or this call and the record disagree.
    */
   markApproval(callId: string, mark: ApprovalMark): void;
 }

@@ -73,7 +73,7 @@ function RequestReview({ request, submitEdit, options, waiting = false }: Reques
  */
 export function createFileEditRenderer(options: FileEditRendererOptions = {}): ToolRenderer {
   function FileEditCard({ call, approval }: ToolRenderProps): ReactNode {
-    if (approval !== null) return <RequestReview options={options} request={approval.request} submitEdit={approval.submitEdit} waiting={approval.ahead > 0} />;
+    if (approval?.request) return <RequestReview options={options} request={approval.request} submitEdit={approval.submitEdit} waiting={approval.ahead > 0} />;
     if (call.arguments !== undefined) return <FileEditReview {...options} arguments={call.arguments} readOnly />;
     const path = (call.partialArguments as { path?: unknown } | undefined)?.path;
     return (
