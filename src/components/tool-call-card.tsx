@@ -114,6 +114,7 @@ export const ToolCallCard = memo(
         <ArgumentsWarnings call={call} labels={labels} />
         <RanArguments call={call} labels={labels} />
         <AnsweredByGrant call={call} labels={labels} />
+        <AnsweredByRule call={call} labels={labels} />
         <ApprovalEnded call={call} labels={labels} />
         <DecidedInstead call={call} labels={labels} />
         {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
@@ -188,6 +189,16 @@ function ArgumentsWarnings({ call, labels }: { call: ToolCall; labels: ToolgateL
         </p>
       )}
     </>
+  );
+}
+
+/** A call a policy rule answered, with nobody looking at it: the card names the rule ("Allowed by …", docs/architecture.md "Policies"). */
+function AnsweredByRule({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
+  if (call.approvalBy !== 'rule' || call.approvalRuleId === undefined || (call.approval !== 'approved' && call.approval !== 'denied')) return null;
+  return (
+    <p className="toolgate-card-note" data-rule={call.approvalRuleId}>
+      {labels.confirm.answeredByRule(call.approval === 'approved' ? 'allow' : 'deny', call.approvalRuleLabel ?? call.approvalRuleId)}
+    </p>
   );
 }
 

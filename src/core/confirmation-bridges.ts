@@ -63,6 +63,7 @@ export function approvedMark(args: JsonValue, context: Pick<ApprovalContext, 'ed
     approvedArguments: args,
     ...(context.edited ? { edited: true } : {}),
     ...(context.decidedBy?.by === 'grant' ? { grant: context.decidedBy.grant.id } : {}),
+    ...ruleMark(context.decidedBy),
   };
 }
 
@@ -78,7 +79,14 @@ export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationV
     approval: 'denied',
     ...(reason === undefined ? {} : { reason }),
     ...(view.decidedBy?.by === 'grant' ? { grant: view.decidedBy.grant.id } : {}),
+    ...ruleMark(view.decidedBy),
   };
+}
+
+/** The rule that answered a request, for its call's card ("Allowed by …"). */
+function ruleMark(decider: ConfirmationView['decidedBy']): Pick<ApprovalMark, 'by' | 'ruleId' | 'ruleLabel'> {
+  if (decider?.by !== 'rule') return {};
+  return { by: 'rule', ruleId: decider.ruleId, ...(decider.label === undefined ? {} : { ruleLabel: decider.label }) };
 }
 
 /** Why an outcome is no approval, in words (the reason given, else its status). */
@@ -244,7 +252,7 @@ export function answerToolApprovalRequest(
         reason: reasonOfOutcome(outcome),
         fingerprint: request.fingerprint?.hex ?? '',
         ...(request.definition === null ? {} : { definitionFingerprint: request.definition.hex }),
-        ...(request.decidedBy?.by === 'grant' ? { automatic: true } : {}),
+        ...(request.decidedBy?.by === 'grant' || request.decidedBy?.by === 'rule' ? { automatic: true } : {}),
       });
     },
   });

@@ -127,6 +127,12 @@ export {
   type ToolGrantsSnapshot,
   type ToolGrantsState,
 } from './tool-grants';
+export {
+  ruleOfGrant,
+} from './tool-grants';
+// Policies in the approvals: the rules' evaluation is handed in from toolgate/policy (docs/architecture.md "Policies")
+export { scopedGrantCandidates, type ScopedGrantCandidate } from './approval-policy';
+export type { ApprovalPolicy, PolicyDecisionReport, PolicyEvaluator } from './confirmation-types';
 export { descriptorFromMcpTool, type McpDescriptorOptions, type McpToolAnnotations, type McpToolLike } from './mcp-descriptors';
 
 // Proof: the audit trail, a hash chain of each call's request, decision, run and result

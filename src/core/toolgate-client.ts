@@ -11,7 +11,7 @@ import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from './
 import { bindAppToolHost } from './bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';
 import { createConfirmationController } from './confirmation-controller';
-import type { ConfirmationController, ConfirmationControllerOptions } from './confirmation-types';
+import type { ApprovalPolicy, ConfirmationController, ConfirmationControllerOptions } from './confirmation-types';
 import { describeThrown, type ErrorReporter } from './external-store';
 import type { ToolSession } from './session';
 import { keepGrants, type SessionPersistence } from './session-persistence';
@@ -37,6 +37,12 @@ export interface ToolgateOptions {
   approvals?: ConfirmationController;
   /** Options of the controller the client makes (`room`, `clock`, `grants`, …). */
   approvalOptions?: ConfirmationControllerOptions;
+  /**
+   * Policy rules that answer approval requests before a person sees them (`createApprovalPolicy`
+   * from `toolgate/policy`), for the controller the client makes. A function from that entry, not
+   * rules alone: `toolgate/core` never loads the shell parser itself (docs/architecture.md, "Policies").
+   */
+  policy?: ApprovalPolicy;
   /**
    * Where the session is kept across a reload: the host the client makes records the calls it
    * runs there (a call that was running when the page went away is never run again), and each
@@ -101,7 +107,9 @@ export interface ToolgateClient {
 export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const report: ErrorReporter = (reason, detail, code) => options.onError?.(reason, detail, code);
   const calls = options.calls ?? createToolStreamStore({ onError: report, ...options.storeOptions });
-  const approvals = options.approvals ?? createConfirmationController({ onError: report, ...options.approvalOptions });
+  const approvals =
+    options.approvals ??
+    createConfirmationController({ onError: report, ...(options.policy === undefined ? {} : { policy: options.policy }), ...options.approvalOptions });
   // `calls`: each card shows where its call stands with its approval.
   const approvalHandler = createAppToolApprovalHandler(approvals, { calls });
   const host =

@@ -4,6 +4,7 @@
  * that writes no rules never loads the shell parser.
  */
 export { evaluatePolicy, conditionHolds, ruleApplies } from './evaluate-policy';
+export { createApprovalPolicy, type ApprovalPolicyOptions } from './approval-policy';
 export { createPolicyRule, type PolicyRuleCheck, type PolicyRuleContext } from './policy-rule';
 export { parseShellCommand, type ShellCommand, type ShellCommandFeatures } from './shell-command';
 export { readJsonPointer, type PointerRead } from './json-pointer';
