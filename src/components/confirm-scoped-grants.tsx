@@ -37,7 +37,8 @@ export function ScopedGrants() {
                 // Made again when pressed: the rule's hour runs from the press, not from the render.
                 onAct={() => {
                   const fresh = scopedGrantCandidates(view, clock.now())[index];
-                  if (fresh !== undefined) controller.allowByRule(fresh.rule, { requestId: view.id });
+                  // Labelled in the person's words: the grant list and the cards it answers name it so.
+                  if (fresh !== undefined) controller.allowByRule({ ...fresh.rule, label: labelOf(fresh, labels.confirm.scopedGrantRule) }, { requestId: view.id });
                 }}
                 aria-describedby={previewId}
               >

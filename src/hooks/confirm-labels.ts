@@ -103,6 +103,14 @@ export interface ConfirmToolLabels {
    * the argument `argument` has the value `value` (already written as JSON).
    */
   scopedGrant: (toolName: string, scope: 'turn' | 'session' | 'hour', argument?: string, value?: string) => string;
+  /** A scoped grant's own words, kept as its rule's label: the grant list and the cards it answers name it so. */
+  scopedGrantRule: (toolName: string, scope: 'turn' | 'session' | 'hour', argument?: string, value?: string) => string;
+  /** A scoped grant in the grant list, by its label. */
+  keptRule: (label: string) => string;
+  /** Its Revoke button's name. */
+  revokeRule: (label: string) => string;
+  /** Said once a scoped grant is revoked. */
+  ruleRevoked: (label: string) => string;
   /** What a scoped grant would also answer of the requests waiting: how many (and formatted), and their tool names joined. */
   scopedGrantPreview: (count: number, formatted: string, names: string) => string;
   /**
@@ -271,6 +279,13 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
     const span = scope === 'turn' ? 'for this turn' : scope === 'hour' ? 'for an hour' : 'for this session';
     return argument === undefined ? `Allow ${toolName} ${span}` : `Allow when ${argument} is ${value ?? ''}, ${span}`;
   },
+  scopedGrantRule: (toolName, scope, argument, value) => {
+    const span = scope === 'turn' ? 'for this turn' : scope === 'hour' ? 'for an hour' : 'for this session';
+    return argument === undefined ? `${toolName} ${span}` : `${toolName} when ${argument} is ${value ?? ''}, ${span}`;
+  },
+  keptRule: (label) => `Allowed: ${label}`,
+  revokeRule: (label) => `Revoke: ${label}`,
+  ruleRevoked: (label) => `Revoked: ${label}. It answers nothing more.`,
   scopedGrantPreview: (count, formatted, names) =>
     count === 0 ? 'Answers no other waiting request' : count === 1 ? `Also answers 1 waiting request: ${names}` : `Also answers ${formatted} waiting requests: ${names}`,
   answeredByBatch: (count, formatted) => (count === 1 ? 'Decided in a list of 1 request' : `Decided together with the other requests of a list of ${formatted}`),

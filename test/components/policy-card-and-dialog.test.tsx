@@ -8,7 +8,7 @@ import { StrictMode } from 'react';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ConfirmToolDialog, ToolCallCard, ToolgateProvider, createConfirmationController, createToolStreamStore, type ToolDescriptor } from 'toolgate';
+import { ConfirmToolDialog, ToolCallCard, ToolGrantList, ToolgateProvider, createConfirmationController, createToolStreamStore, type ToolDescriptor } from 'toolgate';
 import { createApprovalPolicy } from 'toolgate/policy';
 import { callEvents } from 'toolgate/testing';
 import { renderWith } from './helpers';
@@ -59,6 +59,7 @@ function setup(withPolicy = true) {
   render(
     <StrictMode>
       <ToolgateProvider confirmations={controller}>
+        <ToolGrantList />
         <ConfirmToolDialog />
       </ToolgateProvider>
     </StrictMode>,
@@ -97,6 +98,27 @@ describe('scoped grants in the dialog', () => {
     await waitFor(() => expect(controller.getState().current?.toolName).toBe('read_file'));
     controller.deny();
     await other;
+  });
+
+  it('lists a kept scoped grant in the grant list by its words, and Revoke stops it at once', async () => {
+    const user = userEvent.setup();
+    const { controller, onApprove, ask } = setup();
+    const first = ask({ to: 'ada@example.test' });
+    const dialog = await reviewing();
+    const group = await within(dialog).findByRole('group', { name: 'Allow more like this' });
+    await user.click(within(group).getByRole('button', { name: 'Allow send_mail for this session' }));
+    await expect(first).resolves.toMatchObject({ status: 'done' });
+    const list = screen.getByRole('region', { name: 'Standing grants' });
+    expect(within(list).getByText('Allowed: send_mail for this session')).toBeInTheDocument();
+    await expect(ask({ to: 'cy@example.test' })).resolves.toMatchObject({ status: 'done' });
+    expect(onApprove).toHaveBeenCalledTimes(2);
+    await user.click(within(list).getByRole('button', { name: 'Revoke: send_mail for this session' }));
+    expect(controller.grants.getState().rules).toEqual([]);
+    expect(within(list).getByRole('status')).toHaveTextContent('Revoked: send_mail for this session. It answers nothing more.');
+    const asked = ask({ to: 'dee@example.test' });
+    await reviewing();
+    controller.deny();
+    await expect(asked).resolves.toMatchObject({ status: 'denied' });
   });
 
   it('offers no scoped grant without a policy', async () => {
