@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   connectApprovalGate,
   createConfirmationController,
+  createSessionPersistence,
   createToolGrants,
   createToolStreamStore,
   createToolgate,
@@ -25,6 +26,8 @@ import {
 import { createApprovalPolicy, evaluatePolicy, type PolicyRule } from 'toolgate/policy';
 import { callEvents, createManualClock, createScriptedSession } from 'toolgate/testing';
 import { callOf } from '../../src/core/call-table';
+import { keepGrants } from '../../src/core/session-persistence';
+import { fakeStorage } from '../fixtures/fake-storage';
 import { settleAll, shown, until } from '../core/confirmation-helpers';
 
 const low: ToolDescriptor = { effect: 'write', risk: 'low', requiresConfirmation: true };
@@ -289,6 +292,31 @@ describe('rules survive a reload', () => {
     const outcome = await after.request({ toolName: 'send_mail', arguments: { to: 'cy@example.test' }, descriptor: low, onApprove: () => null });
     expect(outcome.status).toBe('done');
     await settleAll();
+  });
+
+  it('survives a reload through the session persistence: the next page restores the kept rule with the grants, and it answers there', async () => {
+    const storage = fakeStorage();
+    const persistence = createSessionPersistence({ storage });
+    persistence.saveResume({ sessionId: 's1', token: 't', lastSeq: 0 });
+    const before = createConfirmationController({ policy: createApprovalPolicy() });
+    const stop = keepGrants(persistence, before.grants);
+    const first = before.request({ toolName: 'send_mail', arguments: { to: 'ada@example.test' }, descriptor: low, onApprove: () => null });
+    const view = await shown(before);
+    const kept = { ...scopedGrantCandidates(view, Date.now()).find((c) => c.scope === 'session')!.rule, label: 'send_mail for this session' };
+    expect(before.allowByRule(kept)).toBe(true);
+    await first;
+    stop();
+    persistence.flush();
+    // The next page: a new persistence over the same storage, a new controller, the grants given back.
+    const next = createSessionPersistence({ storage: storage.copy() });
+    const after = createConfirmationController({ policy: createApprovalPolicy() });
+    keepGrants(next, after.grants);
+    await until(after, () => after.grants.getState().rules.length === 1);
+    expect(after.grants.getState().rules).toEqual([kept]);
+    const runs: ApprovalContext[] = [];
+    const outcome = await after.request({ toolName: 'send_mail', arguments: { to: 'cy@example.test' }, descriptor: low, onApprove: (_args, context) => void runs.push(context) });
+    expect(outcome.status).toBe('done');
+    expect(runs[0]!.decidedBy).toMatchObject({ by: 'rule', ruleId: kept.id, label: 'send_mail for this session' });
   });
 
   it('refuses a saved rule that is not shaped as one, and names it', () => {
