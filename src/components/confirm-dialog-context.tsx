@@ -4,7 +4,7 @@
  * progress), given by `ConfirmToolDialogRoot` and read through {@link useConfirmToolDialog}.
  */
 import { createContext, useCallback, useContext, type ForwardedRef, type KeyboardEvent, type SyntheticEvent } from 'react';
-import type { ConfirmationOutcome, ConfirmationView } from '../core/approval/confirmation-types';
+import type { ConfirmationController, ConfirmationOutcome, ConfirmationView } from '../core/approval/confirmation-types';
 import type { ConfirmationStatus } from '../core/approval/confirmation-machine';
 import type { ToolDescriptor } from '../core/approval/tool-descriptor';
 import type { ConfirmToolLabels } from '../wording/confirm-labels';
@@ -65,6 +65,8 @@ export interface ConfirmToolDialogContextValue {
   readonly editing: boolean;
   /** Whether "Allow for this session" and "Deny for this session" are offered. */
   readonly offerGrants: boolean;
+  /** The queue's controller, whose policy offers scoped grants; `null` for a dialog of one proposed call. */
+  readonly controller: ConfirmationController | null;
   /** The clock the time left before an expiry is read from. */
   readonly clock: ToolgateClock;
   readonly typed: string;

@@ -139,6 +139,8 @@ interface Model {
   fallbackTitle: string;
   /** Whether grants are offered unless the props say. */
   grantsByDefault: boolean;
+  /** The queue's controller (its policy offers scoped grants), or `null` for one proposed call. */
+  controller: ConfirmationController | null;
 }
 
 function useLatest<T>(value: T): { readonly current: T } {
@@ -187,6 +189,7 @@ function ControlledRoot(props: ConfirmToolDialogRootProps & { open: boolean }) {
     },
     fallbackTitle: props.descriptor?.title ?? props.toolName ?? '',
     grantsByDefault: false,
+    controller: null,
   };
   return <RootView model={model} props={props} />;
 }
@@ -221,6 +224,7 @@ function QueueRoot(props: ConfirmToolDialogRootProps) {
     close: queue.dismiss,
     fallbackTitle: '',
     grantsByDefault: true,
+    controller,
   };
   return <RootView model={model} props={props} />;
 }
@@ -311,6 +315,7 @@ function RootView({ model, props }: { model: Model; props: ConfirmToolDialogRoot
     reviewing: view !== null && view.attempt === 1 && confirmationStatusSets().beforeEnd.has(status),
     editing: status === 'editing' || status === 'revising',
     offerGrants: props.grants ?? model.grantsByDefault,
+    controller: model.controller,
     clock: props.clock ?? systemClock,
     typed: review.typed,
     setTyped: (typed) => update({ typed }),

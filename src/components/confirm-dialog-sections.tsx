@@ -26,6 +26,7 @@ import { cx } from './cx';
 import { ConfirmParentLine } from './confirm-parent';
 import { lazyPart } from './lazy-part';
 import { ConfirmDecideInstead } from './confirm-respond';
+import { ScopedGrants } from './confirm-scoped-grants';
 
 // The editor (with its form and schema check) and the changes list are loaded by a request that
 // can be edited, when it arrives: most requests are approved or denied as they are.
@@ -124,9 +125,11 @@ function Decider() {
   const text =
     decider.by === 'grant'
       ? labels.confirm.answeredByGrant(decider.grant.decision, decider.grant.toolName)
-      : labels.confirm.answeredByBatch(decider.size, formatNumber(decider.size, labels.all.locale));
+      : decider.by === 'rule'
+        ? labels.confirm.answeredByRule(decider.decision, decider.label ?? decider.ruleId)
+        : labels.confirm.answeredByBatch(decider.size, formatNumber(decider.size, labels.all.locale));
   return (
-    <p className="toolgate-confirm-decider" data-grant={decider.by === 'grant' ? decider.grant.id : undefined}>
+    <p className="toolgate-confirm-decider" data-grant={decider.by === 'grant' ? decider.grant.id : undefined} data-rule={decider.by === 'rule' ? decider.ruleId : undefined}>
       {text}
     </p>
   );
@@ -386,6 +389,7 @@ function MoreActions({ ownReview }: { ownReview: boolean }) {
           )}
         </>
       )}
+      {offerGrants && <ScopedGrants />}
     </div>
   );
 }

@@ -117,6 +117,7 @@ export const ToolCallCard = memo(
         <ArgumentsWarnings call={call} labels={labels} />
         <RanArguments call={call} shown={shown} labels={labels} />
         <AnsweredByGrant call={call} shown={shown} labels={labels} />
+        <AnsweredByRule shown={shown} labels={labels} />
         <ApprovalEnded shown={shown} labels={labels} />
         <DecidedInstead call={call} shown={shown} labels={labels} />
         {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
@@ -191,6 +192,16 @@ function ArgumentsWarnings({ call, labels }: { call: ToolCall; labels: ToolgateL
         </p>
       )}
     </>
+  );
+}
+
+/** A call a policy rule answered, with nobody looking at it: the card names the rule ("Allowed by …", docs/architecture.md "Policies"). */
+function AnsweredByRule({ shown, labels }: { shown: ShownApproval; labels: ToolgateLabels }) {
+  if (shown.approvalBy !== 'rule' || shown.approvalRuleId === undefined || (shown.approval !== 'approved' && shown.approval !== 'denied')) return null;
+  return (
+    <p className="toolgate-card-note" data-rule={shown.approvalRuleId}>
+      {labels.confirm.answeredByRule(shown.approval === 'approved' ? 'allow' : 'deny', shown.approvalRuleLabel ?? shown.approvalRuleId)}
+    </p>
   );
 }
 

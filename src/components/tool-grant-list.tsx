@@ -34,7 +34,7 @@ export interface ToolGrantListProps extends Omit<ComponentPropsWithoutRef<'secti
  * </ToolgateProvider>
  */
 export const ToolGrantList = forwardRef<HTMLElement, ToolGrantListProps>(function ToolGrantList({ controller, className, ...rest }, ref) {
-  const { grants, revoke } = useToolGrants(controller);
+  const { grants, revoke, rules, revokeRule } = useToolGrants(controller);
   const all = useLabels();
   const labels = useMemo(() => mergeConfirmLabels(defaultConfirmLabels, all.confirm), [all.confirm]);
   const heading = useId();
@@ -52,6 +52,13 @@ export const ToolGrantList = forwardRef<HTMLElement, ToolGrantListProps>(functio
     setSaid(labels.revoked(grant.decision, grant.toolName));
     refocus.current = index;
   };
+  // Scoped grants follow the standing ones: their Revoke buttons come after, in the same order of focus.
+  const onRevokeRule = (index: number): void => {
+    const rule = rules[index];
+    if (rule === undefined || !revokeRule(rule.id)) return;
+    setSaid(labels.ruleRevoked(rule.label ?? rule.id));
+    refocus.current = grants.length + index;
+  };
   // The pressed button is gone: focus the next grant's Revoke, else the previous one's, else the
   // line that says what was revoked (the list itself would show no ring, and say nothing new).
   const refocus = useRef<number | null>(null);
@@ -62,13 +69,13 @@ export const ToolGrantList = forwardRef<HTMLElement, ToolGrantListProps>(functio
     const buttons = list.current?.querySelectorAll<HTMLButtonElement>('.toolgate-grants-revoke');
     const next = buttons === undefined || buttons.length === 0 ? undefined : buttons[Math.min(index, buttons.length - 1)];
     (next ?? result.current ?? list.current)?.focus();
-  }, [grants]);
+  }, [grants, rules]);
   return (
     <section {...rest} ref={refs} tabIndex={-1} aria-labelledby={heading} className={cx('toolgate-grants', className)}>
       <p id={heading} className="toolgate-grants-title">
         {labels.grants}
       </p>
-      {grants.length === 0 ? (
+      {grants.length === 0 && rules.length === 0 ? (
         <p className="toolgate-grants-empty">{labels.noGrants}</p>
       ) : (
         <ul>
@@ -76,6 +83,14 @@ export const ToolGrantList = forwardRef<HTMLElement, ToolGrantListProps>(functio
             <li key={grant.id} data-decision={grant.decision} data-grant={grant.id}>
               <span>{labels.grant(grant.decision, grant.toolName)}</span>
               <button type="button" className="toolgate-button toolgate-grants-revoke" aria-label={labels.revokeGrant(grant.decision, grant.toolName)} onClick={() => onRevoke(index)}>
+                {labels.revoke}
+              </button>
+            </li>
+          ))}
+          {rules.map((rule, index) => (
+            <li key={rule.id} data-decision={rule.decision} data-rule={rule.id}>
+              <span>{labels.keptRule(rule.label ?? rule.id)}</span>
+              <button type="button" className="toolgate-button toolgate-grants-revoke" aria-label={labels.revokeRule(rule.label ?? rule.id)} onClick={() => onRevokeRule(index)}>
                 {labels.revoke}
               </button>
             </li>

@@ -82,10 +82,9 @@ export type {
   ConfirmationView,
   DefinitionChange,
   EditResult,
-  ApprovalNote,
 } from './approval/confirmation-types';
-export type { ApprovalRecord, ApprovalDecidedBy, ApprovalDecisionKind } from './approval/approval-record';
-export { selectApprovalRecord, type ApprovalRecordStore, type ApprovalRecordsState } from './approval/approval-records';
+export type { ApprovalRecord } from './approval/approval-record';
+export { selectApprovalRecord } from './approval/approval-records';
 export { createConfirmationController } from './approval/confirmation-controller';
 
 // Human in the loop: standing grants (made by the client; rules over them: toolgate/policy)

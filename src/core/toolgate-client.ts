@@ -12,7 +12,7 @@ import { mirrorApprovalRecords } from './approval/approval-mirror';
 import { bindAppToolHost } from './app-tools/bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './approval/confirmation-bridges';
 import { createConfirmationController } from './approval/confirmation-controller';
-import type { ConfirmationController, ConfirmationControllerOptions } from './approval/confirmation-types';
+import type { ApprovalPolicy, ConfirmationController, ConfirmationControllerOptions } from './approval/confirmation-types';
 import { describeThrown, type ErrorReporter } from './external-store';
 import type { ToolSession } from './session/tool-session';
 import { keepGrants, type SessionPersistence } from './session/session-persistence';
@@ -38,6 +38,12 @@ export interface ToolgateOptions {
   approvals?: ConfirmationController;
   /** Options of the controller the client makes (`room`, `clock`, `grants`, …). */
   approvalOptions?: ConfirmationControllerOptions;
+  /**
+   * Policy rules that answer approval requests before a person sees them (`createApprovalPolicy`
+   * from `toolgate/policy`), for the controller the client makes. A function from that entry, not
+   * rules alone: `toolgate/core` never loads the shell parser itself (docs/architecture.md, "Policies").
+   */
+  policy?: ApprovalPolicy;
   /**
    * Where the session is kept across a reload: the host the client makes records the calls it
    * runs there (a call that was running when the page went away is never run again), and each
@@ -106,7 +112,9 @@ export interface ToolgateClient {
 export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const report: ErrorReporter = (reason, detail, code) => options.onError?.(reason, detail, code);
   const calls = options.calls ?? createToolStreamStore({ onError: report, ...options.storeOptions });
-  const approvals = options.approvals ?? createConfirmationController({ onError: report, ...options.approvalOptions });
+  const approvals =
+    options.approvals ??
+    createConfirmationController({ onError: report, ...(options.policy === undefined ? {} : { policy: options.policy }), ...options.approvalOptions });
   // Each call shows its approval record: the approvals write it, and this is the one mirror of it
   // into the call store (docs/architecture.md, "The approval record").
   mirrorApprovalRecords(approvals.records, calls);

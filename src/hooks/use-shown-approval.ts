@@ -13,7 +13,10 @@ import { useToolgateContext } from '../provider/context';
 import { useStoreSelector, type ReadableStore } from './use-store-selector';
 
 /** The approval fields a card reads, named as on `ToolCall`. */
-export type ShownApproval = Pick<ToolCall, 'approval' | 'approvedArguments' | 'approvalEdited' | 'approvalGrant' | 'approvalReason'>;
+export type ShownApproval = Pick<
+  ToolCall,
+  'approval' | 'approvedArguments' | 'approvalEdited' | 'approvalGrant' | 'approvalReason' | 'approvalBy' | 'approvalRuleId' | 'approvalRuleLabel'
+>;
 
 const EMPTY: ApprovalRecordsState = Object.freeze({ records: Object.freeze({}) });
 const NO_RECORDS: ReadableStore<ApprovalRecordsState> = { getState: () => EMPTY, getInitialState: () => EMPTY, subscribe: () => () => {} };
@@ -32,10 +35,19 @@ export function useShownApproval(call: ToolCall | undefined, store?: ToolStreamS
   const callId = call?.callId;
   const select = useCallback((state: ApprovalRecordsState) => (callId === undefined ? undefined : selectApprovalRecord(state, callId)), [callId]);
   const record = useStoreSelector(records, select, Object.is);
-  const { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason } = call ?? {};
+  const { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel } = call ?? {};
   return useMemo((): ShownApproval => {
-    if (record === undefined) return { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason };
+    if (record === undefined) return { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel };
     const mark = approvalMarkOf(record);
-    return { approval: mark.approval, approvedArguments: mark.approvedArguments, approvalEdited: mark.edited, approvalGrant: mark.grant, approvalReason: mark.reason };
-  }, [record, approval, approvedArguments, approvalEdited, approvalGrant, approvalReason]);
+    return {
+      approval: mark.approval,
+      approvedArguments: mark.approvedArguments,
+      approvalEdited: mark.edited,
+      approvalGrant: mark.grant,
+      approvalReason: mark.reason,
+      approvalBy: mark.by,
+      approvalRuleId: mark.ruleId,
+      approvalRuleLabel: mark.ruleLabel,
+    };
+  }, [record, approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel]);
 }

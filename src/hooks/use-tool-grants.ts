@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { PolicyRule } from '../core/policy/policy-types';
 import type { ToolGrant, ToolGrants } from '../core/approval/tool-grants';
 import { useConfirmationController } from '../provider/context';
 
@@ -14,6 +15,10 @@ export interface ToolGrantsView {
   readonly grants: readonly ToolGrant[];
   /** Revoke one grant: from now on its tool is asked again. Returns whether it existed. */
   revoke(id: string): boolean;
+  /** The scoped grants a person made in the dialog (policy rules), oldest first. */
+  readonly rules: readonly PolicyRule[];
+  /** Revoke one scoped grant: it answers nothing more. Returns whether it existed. */
+  revokeRule(id: string): boolean;
   /** Revoke every grant; returns how many there were. */
   revokeAll(): number;
   /** The grants store itself (save, restore, find). */
@@ -45,5 +50,9 @@ export function useToolGrants(controller?: ConfirmationController): ToolGrantsVi
   const state = useSyncExternalStore(store.subscribe, store.getState, store.getInitialState);
   const revoke = useCallback((id: string) => store.revoke(id), [store]);
   const revokeAll = useCallback(() => store.revokeAll(), [store]);
-  return useMemo(() => ({ grants: state.grants, revoke, revokeAll, store }), [state.grants, revoke, revokeAll, store]);
+  const revokeRule = useCallback((id: string) => store.dropRule(id), [store]);
+  return useMemo(
+    () => ({ grants: state.grants, rules: state.rules, revoke, revokeRule, revokeAll, store }),
+    [state.grants, state.rules, revoke, revokeRule, revokeAll, store],
+  );
 }

@@ -94,6 +94,25 @@ export interface ConfirmToolLabels {
   errorPrefix: string;
   /** Said on a request that a standing grant answered, naming the grant. */
   answeredByGrant: (decision: ToolGrantDecision, toolName: string) => string;
+  /** Said on a request (and its call's card) that a policy rule answered: "Allowed by …", naming the rule by its label or id. */
+  answeredByRule: (decision: ToolGrantDecision, rule: string) => string;
+  /** The heading of the scoped grants the dialog offers. */
+  scopedGrants: string;
+  /**
+   * One scoped grant's button: allow `toolName` for the turn, an hour or the session, or only when
+   * the argument `argument` has the value `value` (already written as JSON).
+   */
+  scopedGrant: (toolName: string, scope: 'turn' | 'session' | 'hour', argument?: string, value?: string) => string;
+  /** A scoped grant's own words, kept as its rule's label: the grant list and the cards it answers name it so. */
+  scopedGrantRule: (toolName: string, scope: 'turn' | 'session' | 'hour', argument?: string, value?: string) => string;
+  /** A scoped grant in the grant list, by its label. */
+  keptRule: (label: string) => string;
+  /** Its Revoke button's name. */
+  revokeRule: (label: string) => string;
+  /** Said once a scoped grant is revoked. */
+  ruleRevoked: (label: string) => string;
+  /** What a scoped grant would also answer of the requests waiting: how many (and formatted), and their tool names joined. */
+  scopedGrantPreview: (count: number, formatted: string, names: string) => string;
   /**
    * Said on a request that a standing grant did not answer because the tool's definition changed
    * since the grant was given: the grant's decision, and the parts that changed (named by
@@ -254,6 +273,21 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   definitionChanged: (decision, parts) => `The tool's definition changed since you ${decision === 'allow' ? 'allowed' : 'denied'} it: ${parts}`,
   definitionPart: { name: 'name', description: 'description', parameters: 'parameters', descriptor: 'descriptor' },
   answeredByGrant: (decision, toolName) => (decision === 'allow' ? `Answered by a standing grant: ${toolName} is allowed for this session` : `Answered by a standing grant: ${toolName} is denied for this session`),
+  answeredByRule: (decision, rule) => (decision === 'allow' ? `Allowed by ${rule}` : `Denied by ${rule}`),
+  scopedGrants: 'Allow more like this',
+  scopedGrant: (toolName, scope, argument, value) => {
+    const span = scope === 'turn' ? 'for this turn' : scope === 'hour' ? 'for an hour' : 'for this session';
+    return argument === undefined ? `Allow ${toolName} ${span}` : `Allow when ${argument} is ${value ?? ''}, ${span}`;
+  },
+  scopedGrantRule: (toolName, scope, argument, value) => {
+    const span = scope === 'turn' ? 'for this turn' : scope === 'hour' ? 'for an hour' : 'for this session';
+    return argument === undefined ? `${toolName} ${span}` : `${toolName} when ${argument} is ${value ?? ''}, ${span}`;
+  },
+  keptRule: (label) => `Allowed: ${label}`,
+  revokeRule: (label) => `Revoke: ${label}`,
+  ruleRevoked: (label) => `Revoked: ${label}. It answers nothing more.`,
+  scopedGrantPreview: (count, formatted, names) =>
+    count === 0 ? 'Answers no other waiting request' : count === 1 ? `Also answers 1 waiting request: ${names}` : `Also answers ${formatted} waiting requests: ${names}`,
   answeredByBatch: (count, formatted) => (count === 1 ? 'Decided in a list of 1 request' : `Decided together with the other requests of a list of ${formatted}`),
   grants: 'Standing grants',
   noGrants: 'No standing grants: every request is asked.',

@@ -7,6 +7,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ToolgateProvider, createConfirmationController, type ConfirmationController, type ConfirmationEditing, type ConfirmationOutcome, type ToolDescriptor } from 'toolgate';
+import { type ApprovalPolicy } from 'toolgate/policy';
 import { type ToolDefinition } from 'toolgate/server';
 import { createManualClock, type ManualClock } from 'toolgate/testing';
 import { Frame, storySpeed } from '../support/scenarios';
@@ -93,15 +94,18 @@ export function ApprovalsPage({
   speed,
   children,
   extra,
+  policy,
 }: {
   proposals: readonly Proposal[];
   speed: number;
   children: (controller: ConfirmationController, clock: ManualClock) => ReactNode;
   /** More page controls, given the controller. */
   extra?: (controller: ConfirmationController) => ReactNode;
+  /** Policy rules the page's controller answers requests by (none by default). */
+  policy?: ApprovalPolicy;
 }) {
   const clock = useStoryClock(speed);
-  const [controller] = useState(() => createConfirmationController({ clock }));
+  const [controller] = useState(() => createConfirmationController({ clock, ...(policy === undefined ? {} : { policy }) }));
   const [ran, setRan] = useState<string[]>([]);
   const [outcomes, setOutcomes] = useState<string[]>([]);
   // How many "Wait" presses have fired all their timers (each re-renders the countdown): a play
@@ -120,7 +124,7 @@ export function ApprovalsPage({
           ...(item.turnId === undefined ? {} : { turnId: item.turnId }),
           ...(item.definition === undefined ? {} : { definition: item.definition }),
           onApprove: (args, context) => {
-            setRan((previous) => [...previous, `${item.toolName} ${JSON.stringify(args)}${context.edited ? ' (edited)' : ''}${context.automatic ? ' (by a grant)' : ''}`]);
+            setRan((previous) => [...previous, `${item.toolName} ${JSON.stringify(args)}${context.edited ? ' (edited)' : ''}${context.decidedBy?.by === 'rule' ? ` (by rule ${context.decidedBy.ruleId})` : context.automatic ? ' (by a grant)' : ''}`]);
             return item.hold ? new Promise(() => {}) : 'ok';
           },
         })

@@ -20,7 +20,8 @@ const CHECKED = [
   'With AG-UI',
   'What the AG-UI bridge expects of an agent',
   'With a provider stream',
-  'Policies',
+  'Rules',
+  'Rules in the approvals',
   'Approvals any server can verify',
   'File edits, reviewed by change',
 ];

@@ -50,6 +50,8 @@ export interface ApprovalRecord {
   readonly by: ApprovalDecidedBy | undefined;
   /** The policy rule that decided it, when one did. */
   readonly ruleId?: string | undefined;
+  /** That rule's label, for its card ("Allowed by …"), when the policy gave one. */
+  readonly ruleLabel?: string | undefined;
   /** The standing grant that decided it (its id), when one did. */
   readonly grant: string | undefined;
   /** A person edited the arguments before approving them. */
@@ -73,7 +75,7 @@ export type RecordDecider =
   | { readonly by: 'person' }
   | { readonly by: 'grant'; readonly grant: { readonly id: string } }
   | { readonly by: 'batch' }
-  | { readonly by: 'rule'; readonly ruleId?: string };
+  | { readonly by: 'rule'; readonly ruleId?: string; readonly label?: string | undefined };
 
 /**
  * A change to a call's record, as the controller writes it. Internal: only the controller's flow
@@ -152,6 +154,7 @@ export function nextApprovalRecord(previous: ApprovalRecord | undefined, change:
       decision: 'approve',
       by: change.decidedBy?.by ?? 'person',
       ruleId: ruleOf(change.decidedBy),
+      ruleLabel: ruleLabelOf(change.decidedBy),
       grant,
       edited: change.edited,
       reason: undefined,
@@ -174,6 +177,7 @@ export function nextApprovalRecord(previous: ApprovalRecord | undefined, change:
     decision: overruled ? previous?.decision : change.decision,
     by,
     ruleId: overruled || change.overrule === true ? previous?.ruleId : ruleOf(change.decidedBy),
+    ruleLabel: overruled || change.overrule === true ? previous?.ruleLabel : ruleLabelOf(change.decidedBy),
     grant: change.mark.grant ?? (overruled ? previous?.grant : undefined),
     edited: overruled ? (previous?.edited ?? false) : false,
     reason: change.mark.reason,
@@ -190,6 +194,7 @@ export function nextApprovalRecord(previous: ApprovalRecord | undefined, change:
 
 /** The rule that decided, when a policy did. */
 const ruleOf = (decider: RecordDecider | null): string | undefined => (decider?.by === 'rule' ? decider.ruleId : undefined);
+const ruleLabelOf = (decider: RecordDecider | null): string | undefined => (decider?.by === 'rule' ? decider.label : undefined);
 
 function byOf(decider: RecordDecider | null, decision: ApprovalDecisionKind | undefined): ApprovalDecidedBy | undefined {
   if (decision === undefined || decision === 'expire') return undefined;
@@ -204,6 +209,7 @@ const KEYS = [
   'decision',
   'by',
   'ruleId',
+  'ruleLabel',
   'grant',
   'edited',
   'reason',
@@ -237,5 +243,9 @@ export function approvalMarkOf(record: ApprovalRecord): ApprovalMark {
     ...(record.status === 'approved' && record.edited ? { edited: true } : {}),
     ...(record.grant === undefined || (record.status !== 'approved' && record.status !== 'denied') ? {} : { grant: record.grant }),
     ...(record.reason === undefined ? {} : { reason: record.reason }),
+    // The rule that answered, for the card's "Allowed by …" (an approval or a denial it gave).
+    ...(record.by !== 'rule' || record.ruleId === undefined || (record.status !== 'approved' && record.status !== 'denied')
+      ? {}
+      : { by: 'rule' as const, ruleId: record.ruleId, ...(record.ruleLabel === undefined ? {} : { ruleLabel: record.ruleLabel }) }),
   };
 }

@@ -52,6 +52,11 @@ import { snapshotJson } from '../json/json-value';
  *   declared, confirmed every time): `show` brings it to the dialog, with its second step.
  * - A request with `expiresAt` ends `expired` at that time unless decided first; a decision after
  *   it changes nothing.
+ * - A policy (`options.policy`, made by `createApprovalPolicy` in `toolgate/policy`) answers each
+ *   request before a person sees it: a `deny` rule denies it, an `allow` rule approves it (never a
+ *   high-risk, undeclared-risk or confirm-every-time tool), an `ask` rule leaves it to a person; in
+ *   shadow mode it only tells `onDecision`. Each automatic answer names its rule (`decidedBy`), and
+ *   a `once` rule is used up by the one request it answers. `allowByRule` keeps a scoped grant.
  * - Decisions are typed (docs/protocol.md "Decisions"): besides approve and deny, `respond(output)`
  *   answers in the tool's place (the output is the call's result, nothing runs) and `cancel()`
  *   withdraws the request (not a rejection).
@@ -182,6 +187,24 @@ export function createConfirmationController(options: ConfirmationControllerOpti
       const denied = flow.finish(entry, typeof reason === 'string' ? { status: 'denied', reason } : { status: 'denied' });
       if (denied) grants.deny(entry.toolName, entry.definition ?? undefined);
       return denied;
+    },
+    allowByRule(rule, target) {
+      const entry = due(queue.shown(target));
+      if (entry === null || !actionsOf(entry).allowForSession) return false;
+      const checked = flow.checkScopedRule(entry, rule);
+      if (!checked.ok) {
+        flow.tell(`the scoped grant was not kept: ${checked.reason}`, rule, 'policy-rule-refused');
+        return false;
+      }
+      // The person's own approval of the request they see; then the kept rule answers the others.
+      entry.decidedBy = PERSON;
+      if (!startRun(flow, entry)) return false;
+      grants.keepRule(checked.rule);
+      return true;
+    },
+    previewRule: (rule) => flow.previewRule(rule),
+    get policy() {
+      return flow.policy;
     },
     show(target) {
       const entry = due(queue.any(target));

@@ -10,11 +10,13 @@ import { checkDraft } from './confirmation-edit';
 import { createQueue, type Queue } from './confirmation-queue';
 import { actionsOf, decisionEvent, outcomeEvent, permits, refresh, type Entry } from './confirmation-request';
 import { startRun, type RunHost } from './confirmation-runs';
-import type { ApprovalNote, ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult } from './confirmation-types';
+import type { ApprovalPolicy, ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult, ApprovalNote } from './confirmation-types';
 import { createExternalStore, reportListenerError, type ExternalStore } from '../external-store';
 import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from '../json/fingerprint';
 import { reasonOf } from '../session/room';
-import { createToolGrants, type ToolGrants } from './tool-grants';
+import { allowGrantRefusal, createToolGrants, type ToolGrants } from './tool-grants';
+import { isRuleShaped } from './policy-rule-shape';
+import type { PolicyRequest, PolicyResult, PolicyRule } from '../policy/policy-types';
 import { changedDefinitionParts, definitionKey, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
 import { decisionOfOutcome, endedMark } from './approval-record-outcomes';
 import { createApprovalRecords, selectApprovalRecord, type ApprovalRecordsWriter } from './approval-records';
@@ -50,6 +52,11 @@ export interface Flow extends RunHost {
   expireIfDue(entry: Entry): boolean;
   /** Bring a waiting request to the dialog (see `ConfirmationController.show`); returns whether it is the one shown now. */
   bringForward(entry: Entry): boolean;
+  readonly policy: ApprovalPolicy | undefined;
+  /** The waiting requests `rule` would answer now, were it kept (see `ConfirmationController.previewRule`). */
+  previewRule(rule: PolicyRule): readonly ConfirmationView[];
+  /** `rule`, checked by the policy for the entry's tool, when it is an allow that would answer the entry itself; else why not. */
+  checkScopedRule(entry: Entry, rule: PolicyRule): { ok: true; rule: PolicyRule } | { ok: false; reason: string };
 }
 
 const NOT_EDITING: EditResult = Object.freeze({ ok: false, issues: Object.freeze([Object.freeze({ path: Object.freeze([]), message: 'The arguments are not being edited' })]) });
@@ -79,6 +86,9 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
   const fingerprintOptions: FingerprintOptions = 'crypto' in options ? { crypto: options.crypto } : {};
   let last: ConfirmationState['last'] = null;
   const records = createApprovalRecords({ onError: options.onError, now: () => clock.now() });
+  const policy = options.policy;
+  /** The app's `once` rules that have answered a request: used up (kept ones are dropped from the grants instead). */
+  const usedOnce = new Set<string>();
   /** Definition fingerprints by the definition's canonical text, the latest {@link KNOWN_DEFINITIONS}. */
   const definitions = new Map<string, Promise<DefinitionFingerprint | null>>();
 
@@ -220,11 +230,101 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     return flow.decideUnseen(entry, Object.freeze({ by: 'grant', grant }));
   };
 
+  /** A request a rule or a grant may answer: fingerprinted, not edited (a person is deciding it), not yet decided. */
+  const answerable = (entry: Entry): boolean =>
+    !entry.direct && entry.fingerprint !== null && entry.snapshot === entry.original && (entry.status === 'idle' || entry.status === 'reviewing');
+
+  /** The rules in force: the app's, then the scoped grants kept beside the standing grants; a used-up `once` rule is gone. */
+  const rulesInForce = (): PolicyRule[] => {
+    const app = policy?.rules ?? [];
+    return [...app, ...grants.getState().rules].filter((rule) => !usedOnce.has(rule.id));
+  };
+
+  const policyRequestOf = (entry: Entry): PolicyRequest => ({
+    toolName: entry.toolName,
+    arguments: entry.snapshot,
+    descriptor: entry.descriptor,
+    ...(entry.input.turnId === undefined ? {} : { turnId: entry.input.turnId }),
+    ...(entry.definition === null ? {} : { definitionFingerprint: entry.definition.hex }),
+    now: clock.now(),
+  });
+
+  /** The policy's result for the entry, or `undefined` when its evaluation threw (reported: a person decides). */
+  const evaluate = (entry: Entry, rules: readonly PolicyRule[], mode: 'enforce' | 'shadow'): PolicyResult | undefined => {
+    if (policy === undefined) return undefined;
+    try {
+      return policy.evaluate({ rules, mode }, policyRequestOf(entry));
+    } catch (error) {
+      tell(`the policy could not decide ${entry.toolName}: ${reasonOf(error)}; a person decides`, error, 'policy-threw');
+      return undefined;
+    }
+  };
+
+  const reportDecision = (entry: Entry, result: PolicyResult, acted: boolean): void => {
+    const onDecision = policy?.onDecision;
+    if (onDecision === undefined) return;
+    const report = Object.freeze({ request: entry.view, result, mode: policy?.mode ?? 'enforce', acted });
+    safely('onDecision', () => onDecision(report));
+  };
+
+  /**
+   * The policy answers the entry before a person sees it (docs/architecture.md, "Policies"):
+   * `answered` when a rule allowed or denied it, `held` when a rule asks a person (no grant answers
+   * it then) or the policy could not decide, `open` when no rule spoke (a grant may still answer).
+   * Shadow mode reports what it would do and answers nothing. An allow never answers a request that
+   * takes no allow grant, whatever the evaluation function says. `first`: the first evaluation of
+   * this request, the one reported to `onDecision`.
+   */
+  const answerByPolicy = (entry: Entry, first: boolean): 'answered' | 'held' | 'open' => {
+    if (policy === undefined || !answerable(entry)) return 'open';
+    const rules = rulesInForce();
+    const shadow = policy.mode === 'shadow';
+    const result = evaluate(entry, rules, shadow ? 'shadow' : 'enforce');
+    if (result === undefined) return 'held';
+    if (shadow) {
+      if (first) reportDecision(entry, result.wouldDecide ?? result, false);
+      return 'open';
+    }
+    const rule = result.ruleId === undefined ? undefined : rules.find((r) => r.id === result.ruleId);
+    if (result.decision === 'ask' || rule === undefined) {
+      if (first) reportDecision(entry, result, false);
+      return result.ruleId === undefined ? 'open' : 'held';
+    }
+    if (result.decision === 'allow') {
+      const refusal = allowGrantRefusal(entry.descriptor);
+      if (refusal !== undefined) {
+        tell(`rule ${rule.id} would allow ${entry.toolName}, which a person must decide (${refusal}): it is asked`, { ruleId: rule.id }, 'policy-refused');
+        if (first) reportDecision(entry, { decision: 'ask', why: `rule ${rule.id} may not allow ${entry.toolName} (${refusal}): a person decides` }, false);
+        return 'held';
+      }
+    }
+    const decider = Object.freeze({ by: 'rule' as const, ruleId: rule.id, decision: result.decision, ...(rule.label === undefined ? {} : { label: rule.label }) });
+    // Used up before it answers: an answer that sets off another evaluation must not find it again.
+    const once = rule.scope.kind === 'once';
+    if (once) usedOnce.add(rule.id);
+    let answered: boolean;
+    if (result.decision === 'deny') {
+      const before = entry.decidedBy;
+      entry.decidedBy = decider;
+      answered = finish(entry, { status: 'denied', reason: result.why });
+      if (!answered) entry.decidedBy = before;
+    } else {
+      answered = flow.decideUnseen(entry, decider);
+    }
+    if (!answered) {
+      if (once) usedOnce.delete(rule.id);
+      return 'open';
+    }
+    if (first) reportDecision(entry, result, true);
+    if (once) grants.dropRule(rule.id);
+    return 'answered';
+  };
+
   grants.subscribe(() => {
-    // A new grant answers the requests already waiting for its tool, in their order; a revoked
+    // A new grant or kept rule answers the requests already waiting, in their order; a revoked
     // one answers nothing more from now on (requests it answered already have their answer).
     const waiting = queue.all();
-    for (const entry of waiting) answerByGrant(entry);
+    for (const entry of waiting) if (answerByPolicy(entry, false) === 'open') answerByGrant(entry);
   });
 
   /** The record of the entry's call, once the request ended without running (done adds nothing). */
@@ -285,6 +385,36 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
         argumentsFingerprint: entry.fingerprint?.hex,
         definitionFingerprint: entry.definition?.hex,
       });
+    },
+    policy,
+    previewRule(rule) {
+      if (policy === undefined || policy.mode === 'shadow' || !isRuleShaped(rule)) return EMPTY_QUEUE;
+      const rules = [...rulesInForce().filter((r) => r.id !== rule.id), rule];
+      const answers = queue
+        .waiting()
+        .filter((entry) => answerable(entry) && !entry.shown)
+        .filter((entry) => {
+          const result = evaluate(entry, rules, 'enforce');
+          if (result === undefined || result.ruleId !== rule.id) return false;
+          return result.decision !== 'allow' || allowGrantRefusal(entry.descriptor) === undefined;
+        });
+      return Object.freeze(answers.map((entry) => entry.view));
+    },
+    checkScopedRule(entry, rule) {
+      if (policy === undefined) return { ok: false, reason: 'no policy is given: scoped grants need one' };
+      const describe = (name: string) => (name === entry.toolName ? entry.descriptor : undefined);
+      let checked: { ok: true; rule: PolicyRule } | { ok: false; reason: string };
+      try {
+        checked = policy.check !== undefined ? policy.check(rule, { describe }) : isRuleShaped(rule) ? { ok: true, rule } : { ok: false, reason: 'not a policy rule' };
+      } catch (error) {
+        return { ok: false, reason: reasonOf(error) };
+      }
+      if (!checked.ok) return checked;
+      if (checked.rule.decision !== 'allow') return { ok: false, reason: `rule ${checked.rule.id}: a scoped grant allows` };
+      // A scoped grant made from a request answers that request too: one that would not is not what the person saw.
+      const result = evaluate(entry, [checked.rule], 'enforce');
+      if (result?.decision !== 'allow' || result.ruleId !== checked.rule.id) return { ok: false, reason: `rule ${checked.rule.id} would not answer the request it was made from` };
+      return checked;
     },
     report,
     tell,
@@ -436,7 +566,11 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
       startRun(flow, entry, 'invoke');
       return;
     }
-    if (!entry.shown && answerByGrant(entry)) return;
+    if (!entry.shown) {
+      const byPolicy = answerByPolicy(entry, true);
+      if (byPolicy === 'answered') return;
+      if (byPolicy === 'open' && answerByGrant(entry)) return;
+    }
     if (entry === queue.current()) fire(entry, 'review');
     publish();
   }

@@ -242,6 +242,8 @@ function answeredUnseen(entry: Entry): boolean {
   const decider = entry.decidedBy;
   if (entry.fingerprint === null || decider === null) return false;
   if (decider.by === 'batch') return reviewAlone(entry.descriptor) === undefined;
+  // A rule allows only what a grant could: never a high-risk, undeclared-risk or confirm-every-time tool.
+  if (decider.by === 'rule') return decider.decision === 'allow' && allowGrantRefusal(entry.descriptor) === undefined;
   return decider.by === 'grant' && decider.grant.decision === 'allow' && allowGrantRefusal(entry.descriptor) === undefined;
 }
 

@@ -14,6 +14,7 @@ import type { ToolDescriptor } from './tool-descriptor';
 import type { AllowGrantRefusal, ToolGrant, ToolGrants } from './tool-grants';
 import type { HeldCall } from './approval-binding';
 import type { DefinitionFingerprint, ToolDefinition, ToolDefinitionPart } from './tool-definition';
+import type { Policy, PolicyRequest, PolicyResult, PolicyRule } from '../policy/policy-types';
 
 /**
  * How a request ended: done (with the room's own response as `output`), denied by the person,
@@ -115,7 +116,9 @@ export interface DefinitionChange {
 export type ConfirmationDecider =
   | { readonly by: 'person' }
   | { readonly by: 'grant'; readonly grant: ToolGrant }
-  | { readonly by: 'batch'; readonly size: number };
+  | { readonly by: 'batch'; readonly size: number }
+  /** A policy rule answered it, with nobody looking at it: the rule's id, its label when it has one, and what it decided. */
+  | { readonly by: 'rule'; readonly ruleId: string; readonly label?: string; readonly decision: 'allow' | 'deny' };
 
 /**
  * One problem with edited arguments, where it is (`[]` for the whole value).
@@ -171,7 +174,7 @@ export interface ApprovalContext {
   readonly original: JsonValue;
   /** Who approved it: a person, a standing grant, or "Approve all" over a list that showed it (`null`: it needed no confirmation). */
   readonly decidedBy: ConfirmationDecider | null;
-  /** `true` when a standing grant answered it, with no person looking at this request. */
+  /** `true` when a standing grant or a policy rule answered it, with no person looking at this request. */
   readonly automatic: boolean;
   /** 1 for the first run, 2 after one retry, … */
   readonly attempt: number;
@@ -356,6 +359,58 @@ export interface ConfirmationTarget {
  */
 export type ConfirmationListener = (state: ConfirmationState, previous: ConfirmationState) => void;
 
+/* ------------------------------------------------------------- policies */
+
+/**
+ * The function a policy is evaluated by: `evaluatePolicy` from `toolgate/policy` fits.
+ *
+ * @example
+ * import { evaluatePolicy } from 'toolgate/policy';
+ * const evaluate: PolicyEvaluator = evaluatePolicy;
+ */
+export type PolicyEvaluator = (policy: Policy, request: PolicyRequest) => PolicyResult;
+
+/**
+ * What the controller tells `onDecision` of each request it evaluates: the request as shown, what
+ * the policy decided (in shadow mode: what it would have decided) and whether it acted on it.
+ *
+ * @example
+ * const onDecision = ({ result, acted, request }: PolicyDecisionReport) => console.info(request.toolName, result.decision, acted);
+ */
+export interface PolicyDecisionReport {
+  readonly request: ConfirmationView;
+  /** In shadow mode, what the rules would have decided; otherwise what they decided. */
+  readonly result: PolicyResult;
+  readonly mode: 'enforce' | 'shadow';
+  /** `true` when the request was answered by the rule; `false` when a person is asked (always so in shadow mode). */
+  readonly acted: boolean;
+}
+
+/**
+ * A policy as the confirmation controller takes it: the app's rules, the mode, the evaluation
+ * function and the rule check (both from `toolgate/policy`), and who is told of each decision.
+ * Rules a person makes in the dialog are kept with the standing grants, not here.
+ *
+ * @example
+ * import { createApprovalPolicy } from 'toolgate/policy';
+ * const policy: ApprovalPolicy = createApprovalPolicy({ rules: [readDocs], mode: 'shadow', onDecision: console.info });
+ * const client = createToolgate({ policy });
+ */
+export interface ApprovalPolicy {
+  /** The app's own rules, plain data. */
+  readonly rules: readonly PolicyRule[];
+  /** `enforce` (the default) answers by the rules; `shadow` only reports what they would do and still asks. */
+  readonly mode?: 'enforce' | 'shadow';
+  readonly evaluate: PolicyEvaluator;
+  /** Checks a rule before it is kept (a scoped grant from the dialog, a rule read back after a reload). */
+  readonly check?: (
+    rule: unknown,
+    context?: { describe?: (toolName: string) => Partial<ToolDescriptor> | null | undefined },
+  ) => { ok: true; rule: Readonly<PolicyRule> } | { ok: false; reason: string };
+  /** Told of every request the policy decided or would have decided. */
+  readonly onDecision?: (report: PolicyDecisionReport) => void;
+}
+
 /**
  * Options of {@link createConfirmationController}.
  *
@@ -373,6 +428,13 @@ export interface ConfirmationControllerOptions {
   crypto?: FingerprintOptions['crypto'];
   /** The standing grants of the session (one of its own by default): read as `controller.grants`. */
   grants?: ToolGrants;
+  /**
+   * Policy rules that answer requests before a person sees them (`createApprovalPolicy` from
+   * `toolgate/policy` makes one). Without it no rule answers anything and the dialog offers no
+   * scoped grants. The evaluation function comes with the policy, so `toolgate/core` never loads
+   * the shell parser that rules over commands need (docs/architecture.md, "Policies").
+   */
+  policy?: ApprovalPolicy;
   /** The clock of expiries: `now()` in ms since the epoch (`Date.now` and the global timers by default). */
   clock?: ConfirmationClock;
   /**
@@ -503,6 +565,21 @@ export interface ConfirmationController {
   allowForSession(target?: ConfirmationTarget): boolean;
   /** Deny the shown request (or one by id) and deny its tool for the rest of the session. */
   denyForSession(reason?: string, target?: ConfirmationTarget): boolean;
+  /**
+   * Approve the shown request as a person, then keep `rule` (a scoped grant: an `allow` made in the
+   * dialog) beside the standing grants, where it answers the requests that wait and later ones
+   * while it holds. `false`, and nothing kept, without a policy, for a rule the policy's check
+   * refuses (a high-risk tool, …), or a rule that would not answer the shown request itself.
+   */
+  allowByRule(rule: PolicyRule, target?: ConfirmationTarget): boolean;
+  /**
+   * The requests waiting behind the shown one that `rule` would answer now, were it kept (by the
+   * policy's own evaluation, with every other rule in force: a deny rule still wins). Empty
+   * without a policy.
+   */
+  previewRule(rule: PolicyRule): readonly ConfirmationView[];
+  /** The policy this controller evaluates requests by, or `undefined`. */
+  readonly policy: ApprovalPolicy | undefined;
   /**
    * Approve exactly the requests given, each only while it still waits and still has the
    * fingerprint shown. Never a request that must be reviewed alone (a high-risk tool, one whose

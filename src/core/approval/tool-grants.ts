@@ -7,7 +7,10 @@
  * bound to its own snapshot and fingerprint; revoking it stops that at once.
  */
 
+import { isRuleShaped } from './policy-rule-shape';
 import { createExternalStore, type ErrorReporter } from '../external-store';
+import { deepFreeze } from '../json/json-value';
+import type { PolicyRule } from '../policy/policy-types';
 import type { ToolDescriptor } from './tool-descriptor';
 import { isDefinitionFingerprint, type DefinitionFingerprint } from './tool-definition';
 
@@ -49,6 +52,8 @@ export interface ToolGrant {
 export interface ToolGrantsSnapshot {
   readonly version: 1;
   readonly grants: readonly ToolGrant[];
+  /** The scoped grants a person made in the dialog (policy rules), when there are any. */
+  readonly rules?: readonly PolicyRule[];
 }
 
 /**
@@ -70,6 +75,8 @@ export interface ToolGrantsRestore {
  */
 export interface ToolGrantsState {
   readonly grants: readonly ToolGrant[];
+  /** Scoped grants a person made in the dialog: policy rules, oldest first (see {@link ToolGrants.keepRule}). */
+  readonly rules: readonly PolicyRule[];
 }
 
 /**
@@ -91,8 +98,16 @@ export interface ToolGrants {
   deny(toolName: string, definition?: DefinitionFingerprint): ToolGrant;
   /** Remove a grant; later requests of its tool are asked again. Returns whether it existed. */
   revoke(id: string): boolean;
-  /** Remove every grant; returns how many there were. */
+  /** Remove every grant and every kept rule; returns how many there were. */
   revokeAll(): number;
+  /**
+   * Keep a scoped grant: a policy rule made in the dialog (copied and frozen; one with the same id
+   * is replaced). The confirmation controller evaluates it with its policy's rules. Throws a
+   * TypeError for a value that is not shaped as a rule.
+   */
+  keepRule(rule: PolicyRule): PolicyRule;
+  /** Remove a kept rule (revoked, or a `once` rule used up). Returns whether it existed. */
+  dropRule(id: string): boolean;
   /** The grant of `toolName`, if there is one. */
   find(toolName: string): ToolGrant | undefined;
   /** The grants as plain data. */
@@ -122,7 +137,7 @@ export interface ToolGrantsOptions {
   onError?: ErrorReporter;
 }
 
-const EMPTY: ToolGrantsState = Object.freeze({ grants: Object.freeze([]) as readonly ToolGrant[] });
+const EMPTY: ToolGrantsState = Object.freeze({ grants: Object.freeze([]) as readonly ToolGrant[], rules: Object.freeze([]) as readonly PolicyRule[] });
 
 /**
  * Create the standing grants of a session. The confirmation controller makes one for itself unless
@@ -137,7 +152,8 @@ export function createToolGrants(options: ToolGrantsOptions = {}): ToolGrants {
   const store = createExternalStore<ToolGrantsState>(EMPTY, { onError: options.onError });
   const now = options.now ?? Date.now;
   let counter = 0;
-  const publish = (grants: readonly ToolGrant[]): void => store.setState(Object.freeze({ grants: Object.freeze([...grants]) }), true);
+  const publish = (grants: readonly ToolGrant[], rules: readonly PolicyRule[] = store.getState().rules): void =>
+    store.setState(Object.freeze({ grants: Object.freeze([...grants]), rules: Object.freeze([...rules]) }), true);
   const nextId = (): string => {
     const taken = new Set(store.getState().grants.map((grant) => grant.id));
     let id: string;
@@ -165,15 +181,34 @@ export function createToolGrants(options: ToolGrantsOptions = {}): ToolGrants {
       return true;
     },
     revokeAll() {
-      const count = store.getState().grants.length;
-      if (count > 0) publish([]);
+      const count = store.getState().grants.length + store.getState().rules.length;
+      if (count > 0) publish([], []);
       return count;
     },
+    keepRule(rule) {
+      if (!isRuleShaped(rule)) throw new TypeError('keepRule takes a policy rule (id, decision, tools, scope, origin)');
+      const kept = copyRule(rule);
+      if (kept === undefined) throw new TypeError('A rule is plain data');
+      const state = store.getState();
+      publish(state.grants, [...state.rules.filter((r) => r.id !== kept.id), kept]);
+      return kept;
+    },
+    dropRule(id) {
+      const state = store.getState();
+      const after = state.rules.filter((rule) => rule.id !== id);
+      if (after.length === state.rules.length) return false;
+      publish(state.grants, after);
+      return true;
+    },
     find: (toolName) => store.getState().grants.find((grant) => grant.toolName === toolName),
-    save: () => Object.freeze({ version: 1 as const, grants: store.getState().grants }),
+    save: () => {
+      const { grants: given, rules } = store.getState();
+      return Object.freeze({ version: 1 as const, grants: given, ...(rules.length === 0 ? {} : { rules }) });
+    },
     restore(saved) {
       const { taken, refused } = readSaved(saved);
-      publish(taken);
+      const rules = readSavedRules(saved, refused);
+      publish(taken, rules);
       for (const reason of refused) {
         try {
           options.onError?.(`A saved grant was refused: ${reason}`, saved, 'invalid-grant');
@@ -181,7 +216,7 @@ export function createToolGrants(options: ToolGrantsOptions = {}): ToolGrants {
           // The reporter threw: the grants are restored all the same.
         }
       }
-      return Object.freeze({ restored: taken.length, refused: Object.freeze(refused) });
+      return Object.freeze({ restored: taken.length + rules.length, refused: Object.freeze(refused) });
     },
     subscribe: store.subscribe,
     getState: store.getState,
@@ -219,6 +254,51 @@ function readSaved(saved: unknown): { taken: ToolGrant[]; refused: string[] } {
     byTool.set(toolName, Object.freeze({ id, toolName, decision, grantedAt, ...bound }));
   });
   return { taken: [...byTool.values()], refused };
+}
+
+/** The saved scoped grants (rules), each checked for its shape and copied; what is not a rule is refused by index. */
+function readSavedRules(saved: unknown, refused: string[]): PolicyRule[] {
+  const list = typeof saved === 'object' && saved !== null ? read(() => (saved as { rules?: unknown }).rules) : undefined;
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) {
+    refused.push('rules is not a list');
+    return [];
+  }
+  const byId = new Map<string, PolicyRule>();
+  list.forEach((entry: unknown, index) => {
+    const rule = isRuleShaped(entry) ? copyRule(entry) : undefined;
+    if (rule === undefined) return void refused.push(`rules[${index}] is not a policy rule`);
+    byId.set(rule.id, rule);
+  });
+  return [...byId.values()];
+}
+
+/** A rule as a fresh, frozen copy through JSON: nothing of the input (a getter, a prototype) comes along. */
+function copyRule(rule: PolicyRule): PolicyRule | undefined {
+  try {
+    return deepFreeze(JSON.parse(JSON.stringify(rule)) as PolicyRule);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A standing grant as the policy rule it is: its decision for its tool, for the session, with
+ * origin `grant` (bound to the tool's definition when the grant is).
+ *
+ * @example
+ * const rule: PolicyRule = ruleOfGrant(grants.find('search_docs')!);
+ * // { id: 'grant-1', decision: 'allow', tools: ['search_docs'], scope: { kind: 'session' }, origin: 'grant' }
+ */
+export function ruleOfGrant(grant: ToolGrant): PolicyRule {
+  return Object.freeze({
+    id: grant.id,
+    decision: grant.decision,
+    tools: Object.freeze([grant.toolName]),
+    scope: Object.freeze({ kind: 'session' as const }),
+    origin: 'grant' as const,
+    ...(grant.definition === undefined ? {} : { definitionFingerprint: grant.definition.hex }),
+  });
 }
 
 function read(get: () => unknown): unknown {

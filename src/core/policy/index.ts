@@ -4,6 +4,7 @@
  * that writes no rules never loads the shell parser.
  */
 export { evaluatePolicy, conditionHolds, ruleApplies } from './evaluate-policy';
+export { createApprovalPolicy, type ApprovalPolicyOptions } from './approval-policy';
 export { createPolicyRule, type PolicyRuleCheck, type PolicyRuleContext } from './policy-rule';
 export { parseShellCommand, type ShellCommand, type ShellCommandFeatures } from './shell-command';
 export { readJsonPointer, type PointerRead } from './json-pointer';
@@ -28,3 +29,9 @@ export {
   type ToolGrantsRestore,
   type ToolGrantsSnapshot,
 } from '../approval/tool-grants';
+
+// Policies in the approvals: `createToolgate({ policy })` takes what `createApprovalPolicy` makes
+// (docs/architecture.md, "Policies"); the dialog offers these scoped grants
+export { ruleOfGrant } from '../approval/tool-grants';
+export { scopedGrantCandidates, type ScopedGrantCandidate } from '../approval/approval-policy';
+export type { ApprovalPolicy, PolicyDecisionReport, PolicyEvaluator } from '../approval/confirmation-types';

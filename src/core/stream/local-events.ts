@@ -47,6 +47,12 @@ export interface ApprovalMark {
   grant?: string | undefined;
   /** Why: a denial's reason, or what made the request expire. */
   reason?: string | undefined;
+  /** `'rule'`: a policy rule answered the request, with nobody looking at it. */
+  by?: 'rule' | undefined;
+  /** The id of the rule that answered it. */
+  ruleId?: string | undefined;
+  /** The rule's label, when it has one: what the card names ("Allowed by …"). */
+  ruleLabel?: string | undefined;
 }
 
 /**

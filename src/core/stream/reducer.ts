@@ -376,12 +376,24 @@ function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown
     approvalEdited: mark.edited,
     approvalGrant: mark.grant,
     approvalReason: mark.reason,
+    approvalBy: mark.by,
+    approvalRuleId: mark.ruleId,
+    approvalRuleLabel: mark.ruleLabel,
   };
   if (sameMark(call, changes)) return ignore(`call '${callId}' is already marked so`);
   return { next: { table: setCall(tableOf(state), updateToolCall(call, changes)) } };
 }
 
-type CopiedMark = { approval: ToolApproval; approvedArguments: ToolCallFields['approvedArguments']; edited?: boolean; grant?: string; reason?: string };
+type CopiedMark = {
+  approval: ToolApproval;
+  approvedArguments: ToolCallFields['approvedArguments'];
+  edited?: boolean;
+  grant?: string;
+  reason?: string;
+  by?: 'rule';
+  ruleId?: string;
+  ruleLabel?: string;
+};
 
 /** The mark, each field read once and checked; the approved arguments copied and deep-frozen. */
 function copyMark(raw: unknown): CopiedMark | string {
@@ -400,7 +412,10 @@ function copyMark(raw: unknown): CopiedMark | string {
   const edited = m.edited;
   if (edited !== undefined && typeof edited !== 'boolean') return 'edited must be a boolean';
   if (edited !== undefined) out.edited = edited;
-  for (const key of ['grant', 'reason'] as const) {
+  const by = m.by;
+  if (by !== undefined && by !== 'rule') return "by must be 'rule'";
+  if (by !== undefined) out.by = by;
+  for (const key of ['grant', 'reason', 'ruleId', 'ruleLabel'] as const) {
     const value = m[key];
     if (value !== undefined && typeof value !== 'string') return `${key} must be a string`;
     if (value !== undefined) out[key] = value;

@@ -87,6 +87,12 @@ export interface ToolCallFields {
   readonly approvalGrant: string | undefined;
   /** Why the approval was denied or expired, when the page said. */
   readonly approvalReason: string | undefined;
+  /** `'rule'` when a policy rule answered the approval, with nobody looking at it. */
+  readonly approvalBy: 'rule' | undefined;
+  /** The id of the rule that answered the approval, when one did. */
+  readonly approvalRuleId: string | undefined;
+  /** That rule's label, when it has one. */
+  readonly approvalRuleLabel: string | undefined;
   /** `'person'`: a person's answer replaced running the tool (its `settled` said so); `output` is theirs. */
   readonly answeredBy: 'person' | undefined;
   /** Who cancelled: the user here (`local`, at once) or the server. */
@@ -148,6 +154,9 @@ export const TOOL_CALL_KEYS = [
   'approvalEdited',
   'approvalGrant',
   'approvalReason',
+  'approvalBy',
+  'approvalRuleId',
+  'approvalRuleLabel',
   'answeredBy',
   'cancelledBy',
   'lateOutcome',
@@ -236,6 +245,9 @@ class ToolCallRecord implements ToolCall {
     self.approvalEdited = f.approvalEdited;
     self.approvalGrant = f.approvalGrant;
     self.approvalReason = f.approvalReason;
+    self.approvalBy = f.approvalBy;
+    self.approvalRuleId = f.approvalRuleId;
+    self.approvalRuleLabel = f.approvalRuleLabel;
     self.answeredBy = f.answeredBy;
     self.cancelledBy = f.cancelledBy;
     self.lateOutcome = f.lateOutcome;
@@ -301,6 +313,9 @@ class ToolCallRecord implements ToolCall {
       approvalEdited: this.approvalEdited,
       approvalGrant: this.approvalGrant,
       approvalReason: this.approvalReason,
+      approvalBy: this.approvalBy,
+      approvalRuleId: this.approvalRuleId,
+      approvalRuleLabel: this.approvalRuleLabel,
       answeredBy: this.answeredBy,
       cancelledBy: this.cancelledBy,
       lateOutcome: this.lateOutcome,
