@@ -8,6 +8,8 @@
  * WebSocket client, another thing.)
  */
 import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from './app-tool-host';
+import { feedAuditLog } from './audit/audit-feed';
+import type { AuditLog } from './audit/audit-log';
 import { bindAppToolHost } from './bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';
 import { createConfirmationController } from './confirmation-controller';
@@ -44,6 +46,12 @@ export interface ToolgateOptions {
    * `persistence` for the grants.
    */
   persistence?: SessionPersistence;
+  /**
+   * The audit log the client appends to, for every call that involved a decision: `requested`,
+   * `decided` (kind, by whom, the rule, the reason), `ran` (what ran) and `settled` (its result
+   * code and output). `client.approvals` is then the audited controller (docs/architecture.md "The client").
+   */
+  audit?: AuditLog;
   /** The JSON Schema of a server tool's arguments, by name: an editable request's editor is then a form of its fields. */
   schemaOf?: (toolName: string) => Record<string, unknown> | undefined;
   /**
@@ -68,6 +76,8 @@ export interface ToolgateClient {
   readonly host: AppToolHost;
   /** The approvals a person answers: the confirmation queue, with its standing grants at `approvals.grants`. */
   readonly approvals: ConfirmationController;
+  /** The audit log given as `options.audit`, which every decided call is recorded in; `undefined` without one. */
+  readonly audit: AuditLog | undefined;
   /**
    * Wire a session: its events into the store, its app-tool calls through the host's epoch gate
    * (results, `hello`, `tools.update` and interrupts back), its approval requests into the queue
@@ -101,7 +111,10 @@ export interface ToolgateClient {
 export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const report: ErrorReporter = (reason, detail, code) => options.onError?.(reason, detail, code);
   const calls = options.calls ?? createToolStreamStore({ onError: report, ...options.storeOptions });
-  const approvals = options.approvals ?? createConfirmationController({ onError: report, ...options.approvalOptions });
+  const controller = options.approvals ?? createConfirmationController({ onError: report, ...options.approvalOptions });
+  // Every request goes through the client's approvals, so that is where the audit log is fed.
+  const feed = options.audit === undefined ? undefined : feedAuditLog(controller, options.audit, { calls, onError: report });
+  const approvals = feed?.approvals ?? controller;
   // `calls`: each card shows where its call stands with its approval.
   const approvalHandler = createAppToolApprovalHandler(approvals, { calls });
   const host =
@@ -167,7 +180,9 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
     for (const disconnect of [...connections]) disconnect();
     approvals.withdrawAll('the client closed');
     host.close();
+    // After the withdrawals: a call still running then ends with no `settled` record (it never ended here).
+    feed?.stop();
   };
 
-  return { calls, host, approvals, mount, connect, close };
+  return { calls, host, approvals, audit: options.audit, mount, connect, close };
 }
