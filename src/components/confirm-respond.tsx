@@ -9,8 +9,8 @@ import { ignoreRepeat, useConfirmToolDialog } from './confirm-dialog-context';
 
 /** "Respond instead" and "Withdraw request", and the answer's field once opened. */
 export function ConfirmDecideInstead() {
-  const { view, actions, labels } = useConfirmToolDialog();
-  const [open, setOpen] = useState(false);
+  // Whether the field is open lives with the dialog: Escape closes it first, and denies nothing then.
+  const { view, actions, labels, responding: open, setResponding: setOpen } = useConfirmToolDialog();
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const ids = { field: useId(), hint: useId(), problem: useId() };

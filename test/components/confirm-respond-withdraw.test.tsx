@@ -71,4 +71,26 @@ describe('the dialog: respond instead, withdraw request', () => {
     await waitFor(() => expect(within(card).getByText('Withdrawn', { selector: '.toolgate-card-state' })).toBeInTheDocument());
     expect(within(card).queryByText('Rejected')).toBeNull();
   });
+
+  it('Escape while the answer field is open closes the field and denies nothing; a second Escape denies', async () => {
+    const user = userEvent.setup();
+    const { session, run } = setup();
+    const result = startCall(session, 'c1');
+    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: 5000 });
+    open.focus();
+    await user.keyboard('{Enter}');
+    const field = within(dialog()).getByRole('textbox', { name: 'Your answer (JSON)' });
+    expect(field).toHaveFocus();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(within(dialog()).queryByRole('textbox', { name: 'Your answer (JSON)' })).toBeNull());
+    // Back on the button that opened it, the request still under review.
+    await waitFor(() => expect(within(dialog()).getByRole('button', { name: 'Respond instead' })).toHaveFocus());
+    let settled = false;
+    void result.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(settled).toBe(false);
+    await user.keyboard('{Escape}');
+    expect(await result).toMatchObject({ ok: false, code: 'REJECTED' });
+    expect(run).not.toHaveBeenCalled();
+  });
 });
