@@ -21,6 +21,7 @@ const CHECKED = [
   'What the AG-UI bridge expects of an agent',
   'With a provider stream',
   'Policies',
+  'Audit',
   'Approvals any server can verify',
   'File edits, reviewed by change',
 ];
