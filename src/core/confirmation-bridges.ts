@@ -50,6 +50,7 @@ function explainApprovalRequest(value: unknown): string | undefined {
   if (value.parentCallId === value.callId) return 'parentCallId names the call itself';
   if (value.description !== undefined && typeof value.description !== 'string') return 'description is not a string';
   if (value.parameters !== undefined && (!isRecord(value.parameters) || Array.isArray(value.parameters))) return 'parameters is not a JSON Schema object';
+  if (value.outputSchema !== undefined && (!isRecord(value.outputSchema) || Array.isArray(value.outputSchema))) return 'outputSchema is not a JSON Schema object';
   return undefined;
 }
 
@@ -200,6 +201,8 @@ export function answerToolApprovalRequest(
     callId: message.callId,
     ...(typeof message.turnId === 'string' ? { turnId: message.turnId } : {}),
     editable,
+    // A person answering in the tool's place fills a form of what the tool would return.
+    ...(message.outputSchema === undefined ? {} : { outputSchema: message.outputSchema }),
     ...(message.expiresAt === undefined ? {} : { expiresAt: message.expiresAt }),
     // A sub-agent's call: the person sees which tool's work it is part of.
     ...(message.parentCallId === undefined ? {} : { parent: { callId: message.parentCallId, toolName: options.toolNameOf?.(message.parentCallId) } }),

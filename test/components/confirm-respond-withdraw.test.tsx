@@ -93,4 +93,40 @@ describe('the dialog: respond instead, withdraw request', () => {
     expect(await result).toMatchObject({ ok: false, code: 'REJECTED' });
     expect(run).not.toHaveBeenCalled();
   });
+
+  it('respond: with the tool’s output schema, the answer is a form of its fields, checked against the schema before it is sent', async () => {
+    const user = userEvent.setup();
+    const session = createScriptedSession();
+    render(
+      <ToolgateProvider session={session} coalesce={false}>
+        <ConfirmToolDialog />
+      </ToolgateProvider>,
+    );
+    const outputSchema = {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['shipped', 'held'] }, days: { type: 'integer', minimum: 0 }, note: { type: 'string' } },
+      required: ['status', 'days'],
+    };
+    act(() => {
+      session.emit({ type: 'tool.stream', phase: 'start', callId: 'c9', turnId: 't1', name: 'lookup_order' });
+      session.emit({ type: 'tool.approval-request', requestId: 'r9', callId: 'c9', turnId: 't1', name: 'lookup_order', arguments: { orderId: 'ord_1' }, risk: 'medium', outputSchema });
+    });
+    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: 5000 });
+    open.focus();
+    await user.keyboard('{Enter}');
+    const form = await within(dialog()).findByRole('form', { name: 'Respond instead' });
+    const days = within(form).getByRole('textbox', { name: /^days/ });
+    await waitFor(() => expect(within(form).getByRole('combobox', { name: /^status/ })).toHaveFocus());
+    await user.selectOptions(within(form).getByRole('combobox', { name: /^status/ }), 'shipped');
+    await user.type(days, '-2');
+    await user.click(within(form).getByRole('button', { name: 'Send answer' }));
+    // Below the schema's minimum: nothing is sent, and the form says why.
+    await waitFor(() => expect(within(form).getByText(/minimum|at least|>=/i)).toBeInTheDocument());
+    expect(session.sent.filter((m) => m.type === 'tool.approval')).toHaveLength(0);
+    await user.clear(days);
+    await user.type(days, '3');
+    await user.click(within(form).getByRole('button', { name: 'Send answer' }));
+    await waitFor(() => expect(session.sent.filter((m) => m.type === 'tool.approval')).toHaveLength(1));
+    expect(session.sent.find((m) => m.type === 'tool.approval')).toMatchObject({ decision: 'respond', output: { status: 'shipped', days: 3 } });
+  });
 });
