@@ -8,7 +8,7 @@
  * WebSocket client, another thing.)
  */
 import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from './app-tool-host';
-import { feedAuditLog } from './audit/audit-feed';
+import { feederOf } from './audit/audit-feed-key';
 import type { AuditLog } from './audit/audit-log';
 import { bindAppToolHost } from './bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './confirmation-bridges';
@@ -50,6 +50,7 @@ export interface ToolgateOptions {
    * The audit log the client appends to, for every call that involved a decision: `requested`,
    * `decided` (kind, by whom, the rule, the reason), `ran` (what ran) and `settled` (its result
    * code and output). `client.approvals` is then the audited controller (docs/architecture.md "The client").
+   * A log made by `createAuditLog` (one made otherwise is told to `onError` as `audit-refused`).
    */
   audit?: AuditLog;
   /** The JSON Schema of a server tool's arguments, by name: an editable request's editor is then a form of its fields. */
@@ -113,7 +114,9 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const calls = options.calls ?? createToolStreamStore({ onError: report, ...options.storeOptions });
   const controller = options.approvals ?? createConfirmationController({ onError: report, ...options.approvalOptions });
   // Every request goes through the client's approvals, so that is where the audit log is fed.
-  const feed = options.audit === undefined ? undefined : feedAuditLog(controller, options.audit, { calls, onError: report });
+  const feeder = options.audit === undefined ? undefined : feederOf(options.audit);
+  if (options.audit !== undefined && feeder === undefined) report('the audit log was not made by createAuditLog: nothing is recorded in it', options.audit, 'audit-refused');
+  const feed = feeder?.(controller, { calls, onError: report });
   const approvals = feed?.approvals ?? controller;
   // `calls`: each card shows where its call stands with its approval.
   const approvalHandler = createAppToolApprovalHandler(approvals, { calls });

@@ -230,3 +230,19 @@ describe('createToolgate({ audit }) feeds the audit log', () => {
     expect(createToolgate().audit).toBeUndefined();
   });
 });
+
+describe('createToolgate({ audit }) with a log not made by createAuditLog', () => {
+  it('says so through onError and records nothing, and the approvals work as before', async () => {
+    const onError = vi.fn();
+    const real = createAuditLog();
+    const { append, idle, getState, getInitialState, subscribe, checkpoint, verify, toJsonLines } = real;
+    const handMade = { append, idle, getState, getInitialState, subscribe, checkpoint, verify, toJsonLines };
+    const client = createToolgate({ audit: handMade, onError });
+    expect(onError).toHaveBeenCalledWith(expect.stringContaining('not made by createAuditLog'), handMade, 'audit-refused');
+    const outcome = client.approvals.request({ toolName: 't', arguments: {}, onApprove: () => null });
+    await vi.waitFor(() => expect(client.approvals.getState().current?.status).toBe('reviewing'));
+    client.approvals.approve();
+    await expect(outcome).resolves.toMatchObject({ status: 'done' });
+    expect(real.getState().records).toHaveLength(0);
+  });
+});

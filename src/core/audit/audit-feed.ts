@@ -16,33 +16,19 @@
 import { isTerminalStatus, type ToolCallStatus } from '../call-lifecycle';
 import { callOf } from '../call-table';
 import type { ConfirmationController, ConfirmationDecider, ConfirmationOutcome, ConfirmationRequest, ConfirmationView } from '../confirmation-types';
-import { describeThrown, type ErrorReporter } from '../external-store';
+import { describeThrown } from '../external-store';
 import type { JsonValue } from '../json-value';
 import { needsConfirmation } from '../tool-descriptor';
 import { fingerprintToolDefinition } from '../tool-definition';
 import type { AuditDecider } from './audit-record';
-import type { AuditEntry, AuditLog } from './audit-log';
+import type { AuditFeed, AuditFeedOptions } from './audit-feed-key';
 
-/** What the feed reads of the tool-call store (a `ToolStreamStore` fits). */
-export interface AuditedCalls {
-  getState(): {
-    readonly calls: Readonly<Record<string, { readonly status: ToolCallStatus; readonly ok?: boolean | undefined; readonly code?: string | undefined; readonly output?: unknown }>>;
-  };
-  subscribe(listener: () => void): () => void;
-}
-
-export interface AuditFeedOptions {
-  /** The store whose calls' ends become `settled` records. */
-  calls?: AuditedCalls | undefined;
-  /** Told of a record the log refused (`audit-refused`): the app's own flow goes on regardless. */
-  onError?: ErrorReporter | undefined;
-}
-
-/** The controller, with every request recorded in `log`; `stop` ends the watch on the store. */
-export interface AuditFeed {
-  readonly approvals: ConfirmationController;
-  stop(): void;
-}
+/** The entries the feed makes (an `AuditEntry` of the log each). */
+type AuditEntry =
+  | { type: 'requested'; callId: string; toolName: string; definitionFingerprint: string | null; arguments: JsonValue }
+  | { type: 'decided'; callId: string; kind: 'approve' | 'deny' | 'respond' | 'cancel'; by: AuditDecider; ruleId: string | null; reason: string | null }
+  | { type: 'ran'; callId: string; argumentsFingerprint: string }
+  | { type: 'settled'; callId: string; code: string; outputFingerprint?: null; output?: JsonValue };
 
 const DECIDERS: readonly string[] = ['person', 'rule', 'grant', 'batch'] satisfies readonly AuditDecider[];
 
@@ -68,7 +54,7 @@ function codeOf(call: { status: ToolCallStatus; ok?: boolean | undefined; code?:
  * Wrap `controller` so that each request it is given is recorded in `log`. The wrapper is the
  * controller in every other way (same state, same grants): views made for one are views of both.
  */
-export function feedAuditLog(controller: ConfirmationController, log: AuditLog, options: AuditFeedOptions = {}): AuditFeed {
+export function feedAuditLog(controller: ConfirmationController, append: (entry: AuditEntry) => Promise<unknown>, options: AuditFeedOptions = {}): AuditFeed {
   let counter = 0;
   // Records are made in the order things happened: each waits for the one before it (a
   // definition's fingerprint is computed before its `requested` record is appended).
@@ -95,7 +81,7 @@ export function feedAuditLog(controller: ConfirmationController, log: AuditLog, 
       try {
         entry = await make();
         if (entry === undefined) return;
-        await log.append(entry);
+        await append(entry);
         if (first) audited.recorded = true;
       } catch (error) {
         refused(error);
