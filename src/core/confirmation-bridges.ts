@@ -443,6 +443,8 @@ export interface AppToolApprovalQuery {
   readonly parent?: { readonly callId: string; readonly toolName?: string | undefined };
   /** The tool as it was registered (name, description, parameters): with its descriptor, its definition. */
   readonly definition?: Omit<ToolDefinition, 'descriptor'>;
+  /** The tool's output schema: a person's answer in its place ("Respond instead") is a form of it. */
+  readonly outputSchema?: Record<string, unknown>;
 }
 
 /**
@@ -509,6 +511,7 @@ export function createAppToolApprovalHandler(
           callId: query.callId,
           turnId: query.turnId,
           ...(query.editable === undefined ? {} : { editable: query.editable }),
+          ...(query.outputSchema === undefined ? {} : { outputSchema: query.outputSchema }),
           ...(query.parent === undefined ? {} : { parent: { callId: query.parent.callId, toolName: query.parent.toolName } }),
           ...(query.signal === undefined ? {} : { signal: query.signal }),
           definition: { ...query.definition, name: query.toolName, descriptor: descriptor ?? null },

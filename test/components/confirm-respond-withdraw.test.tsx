@@ -7,11 +7,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { ConfirmToolDialog, ToolCallList, ToolgateProvider, useAppTool } from 'toolgate';
 import { callEvents, createScriptedSession, type ScriptedSession } from 'toolgate/testing';
 
-function setup() {
+function setup(outputSchema?: Record<string, unknown>) {
   const session = createScriptedSession();
   const run = vi.fn(() => ({ published: true }));
   function Page() {
-    useAppTool({ name: 'publish', confirm: true, run });
+    useAppTool({ name: 'publish', confirm: true, run, ...(outputSchema === undefined ? {} : { outputSchema }) });
     return null;
   }
   render(
@@ -128,5 +128,19 @@ describe('the dialog: respond instead, withdraw request', () => {
     await user.click(within(form).getByRole('button', { name: 'Send answer' }));
     await waitFor(() => expect(session.sent.filter((m) => m.type === 'tool.approval')).toHaveLength(1));
     expect(session.sent.find((m) => m.type === 'tool.approval')).toMatchObject({ decision: 'respond', output: { status: 'shipped', days: 3 } });
+  });
+
+  it('respond: an app tool that declares its output schema gets the form too, and its call settles with the answer', async () => {
+    const user = userEvent.setup();
+    const { session, run } = setup({ type: 'object', properties: { published: { type: 'boolean' }, url: { type: 'string' } }, required: ['published'] });
+    const result = startCall(session, 'c1');
+    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: 5000 });
+    open.focus();
+    await user.keyboard('{Enter}');
+    const form = await within(dialog()).findByRole('form', { name: 'Respond instead' });
+    await user.type(within(form).getByRole('textbox', { name: /^url/ }), 'https://example.test/p/1');
+    await user.click(within(form).getByRole('button', { name: 'Send answer' }));
+    expect(await result).toEqual({ ok: true, output: { published: false, url: 'https://example.test/p/1' } });
+    expect(run).not.toHaveBeenCalled();
   });
 });
