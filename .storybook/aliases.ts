@@ -17,5 +17,6 @@ export const alias = {
   'toolgate/policy': here('../src/core/policy/index.ts'),
   'toolgate/renderers': here('../src/renderers/index.ts'),
   'toolgate/server': here('../src/server/index.ts'),
+  'toolgate/otel': here('../src/otel/index.ts'),
   toolgate: here('../src/index.ts'),
 };

@@ -8,7 +8,7 @@
 // (test/package/usage.tsx, NodeNext resolution). The projects live in .cache/smoke/ and are reused,
 // so a second run installs only the new tarball; npm's cache serves the rest (--prefer-offline).
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +16,7 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const tarball = join(root, '.cache', 'package', 'toolgate.tgz');
 const fixtures = join(root, 'test', 'package');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 // The kit's .d.ts files are checked in full (skipLibCheck off) against React 18.3's types, the
 // ones they were not written against; with React 19's the repository's own typecheck already
@@ -59,6 +60,8 @@ async function smoke({ name, react, types, libCheck }) {
           'react-dom': react,
           '@types/react': types,
           '@types/react-dom': types,
+          // toolgate/otel's optional peer: the smoke run imports every entry.
+          '@opentelemetry/api': pkg.devDependencies['@opentelemetry/api'],
         },
       },
       null,

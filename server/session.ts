@@ -9,6 +9,7 @@ import type { WebSocket } from 'ws';
 import type { ReferenceWelcome } from '../src/client/protocol';
 import { TOOL_STREAM_V1, type ClientFrame, type ConnectionFrame, type ErrorCode, type FaultSpec, type OfferedTool, type StreamFieldsArgument, type ToolDeclaration, type ToolResult } from './protocol';
 import type { ToolStreamPhase } from '../src/core/wire';
+import { AuditChain } from './audit-chain';
 import { AppQueue } from './session/app-queue';
 import { Approvals } from './session/approvals';
 import { CallRunner } from './session/calls';
@@ -25,6 +26,9 @@ export type { SessionConfig, SessionLimits } from './session/model';
 export { DEFAULT_SESSION_LIMITS } from './session/model';
 export type { DroppedFrame } from './session/faults';
 
+/** Records kept in a session's audit chain (about four per decided call); past it, none are added. */
+const MAX_AUDIT_RECORDS = 4000;
+
 export type CloseReason = 'client' | 'server' | 'fault' | 'expired' | 'shutdown';
 
 export class Session implements SessionCore {
@@ -32,6 +36,8 @@ export class Session implements SessionCore {
   /** The result each call had for the model (what the runtime would hand back to it). */
   readonly results = new Map<string, ToolResult>();
   readonly calls = new Map<string, CallState>();
+  /** Its own audit chain: what was asked, decided, ran and settled, for each call that involved a decision. */
+  readonly audit: AuditChain;
   private readonly log: EventLog;
   private readonly tokenHash: Buffer;
   /** The token in the clear, until the first welcome carries it to the page. */
@@ -60,6 +66,7 @@ export class Session implements SessionCore {
     private readonly onClosed: (session: Session) => void,
   ) {
     this.id = id;
+    this.audit = new AuditChain(() => config.timer.now(), MAX_AUDIT_RECORDS);
     this.log = new EventLog(config.limits.maxReplayBytes);
     this.freshToken = newResumeToken();
     this.tokenHash = tokenDigest(this.freshToken);

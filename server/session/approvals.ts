@@ -15,6 +15,7 @@
  * token verified, once, and one without a valid token runs nothing (`APPROVAL_TOKEN_INVALID`).
  */
 import type { ApprovalSigner } from '../../src/server/approval-signer';
+import { definitionFingerprintOf } from '../audit-chain';
 import { CanonicalJsonError, fingerprintOf, normalizeFingerprint } from '../jcs';
 import type { ClientFrame } from '../protocol';
 import { validateAgainstSchema } from '../schema';
@@ -91,13 +92,15 @@ export class Approvals {
       // A server tool's declared definition: the page binds standing grants to it (with name, effect and risk).
       ...this.definitionOf(call),
     };
+    // The definition the page will fingerprint from this very request: the token binds it too.
+    const definitionFingerprint = definitionFingerprintOf({ name: call.name, ...this.definitionOf(call), effect: call.effect, risk: frame.risk });
     return this.signer
       .sign({
         sessionId: this.core.id,
         callId: call.callId,
         toolName: call.name,
         argumentsFingerprint: fingerprint,
-        definitionFingerprint: null,
+        definitionFingerprint,
         editable,
         ...(expiresAt !== undefined ? { expiresAt } : {}),
       })
@@ -110,6 +113,7 @@ export class Approvals {
             const pending: PendingApproval = { requestId, call, args, fingerprint, editable, expiry: undefined, frame: signed, seq: 0, resolve };
             this.pending.set(requestId, pending);
             if (expiresAt !== undefined) pending.expiry = this.core.config.timer.setTimeout(() => this.expire(requestId), expiresAt - this.core.config.timer.now());
+            this.core.audit.requested(call.callId, call.name, args, fingerprint, definitionFingerprint);
             this.core.emit(signed);
             pending.seq = this.core.seq;
           }),
@@ -181,15 +185,18 @@ export class Approvals {
         pending.resolve({ approved: false, reason: detail, code: 'INVALID' });
         return;
       }
+      this.core.audit.decided(pending.call.callId, 'respond', 'person');
       // A copy of its own: nothing the socket layer holds can change the call's result.
       pending.resolve({ approved: false, responded: true, output: structuredClone(frame.output) });
       return;
     }
     if (frame.decision === 'cancel') {
+      this.core.audit.decided(pending.call.callId, 'cancel', 'person', frame.reason);
       pending.resolve({ approved: false, cancelled: true, ...(frame.reason !== undefined ? { reason: frame.reason } : {}) });
       return;
     }
     if (!frame.approved) {
+      this.core.audit.decided(pending.call.callId, 'deny', frame.automatic === true ? 'grant' : 'person', frame.reason);
       pending.resolve({ approved: false, ...(frame.reason !== undefined ? { reason: frame.reason } : {}), ...(frame.automatic === true ? { automatic: true } : {}) });
       return;
     }
@@ -199,6 +206,7 @@ export class Approvals {
       return;
     }
     if (!this.fingerprintMatches(pending, frame, pending.fingerprint)) return;
+    this.core.audit.decided(pending.call.callId, 'approve', automatic ? 'grant' : 'person');
     pending.resolve({ approved: true, arguments: pending.args, edited: false, automatic });
   }
 
@@ -226,6 +234,7 @@ export class Approvals {
       return refuse('edit-invalid', `the edited arguments cannot be fingerprinted: ${reason}`, 'INVALID');
     }
     if (!this.fingerprintMatches(pending, frame, fingerprint)) return;
+    this.core.audit.decided(call.callId, 'approve', automatic ? 'grant' : 'person');
     // A copy of its own: nothing the socket layer holds can change what runs.
     pending.resolve({ approved: true, arguments: structuredClone(edited), edited: true, automatic });
   }

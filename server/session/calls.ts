@@ -27,6 +27,7 @@ export class CallRunner {
     if (this.core.terminal(call)) return;
     call.status = 'settled';
     this.core.results.set(call.callId, result);
+    this.core.audit.settled(call.callId, result.ok ? 'OK' : result.code, result.ok ? result.output : undefined);
     this.core.emitStream('settled', call.callId, result.ok ? { ok: true } : { ok: false, code: result.code });
     call.finish();
   }
@@ -36,6 +37,7 @@ export class CallRunner {
     if (this.core.terminal(call)) return;
     call.status = 'settled';
     this.core.results.set(call.callId, { ok: true, output });
+    this.core.audit.settled(call.callId, 'OK', output);
     this.core.emitStream('settled', call.callId, { ok: true, output, answeredBy: 'person' });
     call.finish();
   }
@@ -46,6 +48,7 @@ export class CallRunner {
     call.status = 'cancelled';
     call.abort.abort();
     this.core.results.set(call.callId, { ok: false, code: 'INTERRUPTED', message: `cancelled: the person withdrew the request${reason ? ` (${reason})` : ''}; it was not rejected` });
+    this.core.audit.settled(call.callId, 'CANCELLED');
     this.core.emitStream('cancelled', call.callId);
     call.finish();
   }
@@ -65,6 +68,8 @@ export class CallRunner {
     }
     const args = await this.passGate(call);
     if (args === undefined) return;
+    // After a decision, what runs is recorded in the session's audit chain (nothing for a call nobody decided).
+    if (args.approval !== undefined) this.core.audit.ran(call.callId, args.value);
     if (tool) {
       await this.runServerTool(call, tool, args.value, args.approval);
       return;

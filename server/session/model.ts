@@ -7,6 +7,7 @@ import type { ApprovalSigner } from '../../src/server/approval-signer';
 import type { BeforeToolCall, ServerTool, SubagentReport } from '../agent-tools';
 import type { ConnectionFrame, ErrorCode, StreamFieldsArgument, ToolLocation, ToolResult, ToolRisk } from '../protocol';
 import type { ToolStreamPhase } from '../../src/core/wire';
+import type { AuditChain } from '../audit-chain';
 import type { Records } from '../records';
 import type { Room } from '../room';
 import type { Script } from '../scripts';
@@ -117,6 +118,8 @@ export interface SessionCore {
   readonly results: Map<string, ToolResult>;
   /** Calls by id (of the turns still kept). */
   readonly calls: Map<string, CallState>;
+  /** The session's own audit chain of the calls that involved a decision. */
+  readonly audit: AuditChain;
   /** A fresh id of a kind (`turn_3`, `call_12`, `apr_1`), unique in the session. */
   nextId(kind: 'turn' | 'call' | 'apr'): string;
   /** A session event: the next `seq`, kept for replay, sent if a socket is there. */

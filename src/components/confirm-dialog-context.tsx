@@ -79,6 +79,9 @@ export interface ConfirmToolDialogContextValue {
   setReason(text: string): void;
   readonly holding: boolean;
   setHolding(holding: boolean): void;
+  /** Whether the "Respond instead" field is open (Escape then closes it, and denies nothing). */
+  readonly responding: boolean;
+  setResponding(open: boolean): void;
   /** Parts give their element for the dialog's focus rules (`null` when they unmount). */
   focusTarget(target: FocusTarget, element: HTMLElement | null): void;
   /** Focus the first of `targets` that a part gave. */

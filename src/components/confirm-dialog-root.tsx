@@ -235,13 +235,15 @@ interface Review {
   typed: string;
   reason: string;
   holding: boolean;
+  /** The "Respond instead" field is open: Escape closes it before it could deny. */
+  responding: boolean;
 }
 
 function useReview(id: string | undefined): [Review, (change: Partial<Review>) => void] {
-  const [review, setReview] = useState<Review>({ id, typed: '', reason: '', holding: false });
+  const [review, setReview] = useState<Review>({ id, typed: '', reason: '', holding: false, responding: false });
   const update = useCallback((change: Partial<Review>) => setReview((previous) => ({ ...previous, ...change })), []);
   if (review.id !== id) {
-    const fresh = { id, typed: '', reason: '', holding: false };
+    const fresh = { id, typed: '', reason: '', holding: false, responding: false };
     setReview(fresh);
     return [fresh, update];
   }
@@ -306,6 +308,8 @@ function RootView({ model, props }: { model: Model; props: ConfirmToolDialogRoot
       // In the editor, Escape leaves the editor (the arguments as they were); while a draft is checked, nothing.
       if (status === 'editing') actions.cancelEdit();
       else if (status === 'revising') return;
+      // An answer being written is closed first: a person writing one has not said no.
+      else if (review.responding && view?.can.respond) update({ responding: false });
       else if (view?.can.deny) actions.deny(reason);
       else if (closable) model.close();
       // confirming, invoking, checking: after approval nothing cancels the call.
@@ -324,6 +328,8 @@ function RootView({ model, props }: { model: Model; props: ConfirmToolDialogRoot
     setReason: (text) => update({ reason: text }),
     holding: review.holding,
     setHolding: (holding) => update({ holding }),
+    responding: review.responding,
+    setResponding: (responding) => update({ responding }),
     focusTarget,
     focusFirst,
     returnFocus,

@@ -282,3 +282,73 @@ function Field({ field, props, issues }: { field: FormField; props: FormProps; i
   );
 }
 
+
+/**
+ * "Respond instead" as a form of the tool's output schema (the editor's own fields), or its JSON
+ * text checked against that schema when no form can be built from it. Loaded with the editor,
+ * only by a request that has an output schema. Nothing is sent until the answer is valid.
+ */
+export function RespondForm({ schema, canSend, onSend, onBack }: { schema: Record<string, unknown>; canSend: boolean; onSend: (answer: unknown) => void; onBack: () => void }) {
+  const { labels } = useConfirmToolDialog();
+  const form = useMemo(() => formOf(schema), [schema]);
+  const [values, setValues] = useState<FormValues>(() => (form ? initialValues(form, null) : {}));
+  const [text, setText] = useState('');
+  const [issues, setIssues] = useState<readonly ArgumentsIssue[]>([]);
+  const box = useRef<HTMLDivElement | null>(null);
+  const hint = useId();
+  const made = useMemo(() => (form ? draftOf(form, values, null) : null), [form, values]);
+  const focusInvalid = (): void => box.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  useEffect(() => {
+    // Opening moves focus into the first field, as the JSON field does.
+    box.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, []);
+  useEffect(() => {
+    if (issues.length > 0) focusInvalid();
+  }, [issues]);
+  const live = form ? undefined : text.trim() === '' ? undefined : liveCheck(text, schema, labels.confirm);
+  const send = (event?: FormEvent): void => {
+    event?.preventDefault();
+    if (!canSend) return;
+    let answer: unknown;
+    if (made) {
+      if (made.errors.size > 0) return focusInvalid();
+      answer = made.draft;
+    } else {
+      try {
+        answer = JSON.parse(text);
+      } catch {
+        return focusInvalid();
+      }
+    }
+    // The answer must be what the tool could have returned: checked against its output schema.
+    const checked = checkJsonSchema(schema, answer);
+    if (!checked.ok) {
+      setIssues([{ path: [], message: checked.message }]);
+      return;
+    }
+    setIssues([]);
+    onSend(answer);
+  };
+  return (
+    <div ref={box} className="toolgate-confirm-field toolgate-confirm-respond" data-form={form ? '' : undefined}>
+      <form aria-label={labels.confirm.respond} aria-describedby={hint} noValidate onSubmit={send}>
+        <p id={hint} className="toolgate-confirm-hint">
+          {labels.confirm.respondHint}
+        </p>
+        {form && made ? (
+          <FormFields form={form} values={values} setValues={setValues} errors={made.errors} issues={issues} labels={labels.confirm} />
+        ) : (
+          <JsonField text={text} setText={setText} problem={live ?? (issues.length > 0 ? issues.map(describeIssue).join(' ') : undefined)} labels={{ ...labels.confirm, editorJson: labels.confirm.respondEditor }} />
+        )}
+        <div className="toolgate-confirm-more">
+          <button type="button" className="toolgate-button" onKeyDown={ignoreRepeat} onClick={onBack}>
+            {labels.confirm.cancelRespond}
+          </button>
+          <button type="submit" className="toolgate-button toolgate-confirm-send-answer" aria-disabled={canSend ? undefined : true} onKeyDown={ignoreRepeat}>
+            {labels.confirm.submitRespond}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

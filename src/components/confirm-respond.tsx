@@ -4,19 +4,28 @@
  * "Withdraw request" takes the request back (not a rejection). Offered on the path without a
  * room (the server's gate, app tools), where a call waits for an answer.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { ignoreRepeat, useConfirmToolDialog } from './confirm-dialog-context';
+import { lazyPart } from './lazy-part';
+
+// The answer's form (from the tool's output schema) is the editor's own fields: loaded with the
+// editor, by a request that has an output schema, before a person could open it.
+const Respond = lazyPart(() => import('./confirm-editor').then((m) => m.RespondForm));
 
 /** "Respond instead" and "Withdraw request", and the answer's field once opened. */
 export function ConfirmDecideInstead() {
-  const { view, actions, labels } = useConfirmToolDialog();
-  const [open, setOpen] = useState(false);
+  // Whether the field is open lives with the dialog: Escape closes it first, and denies nothing then.
+  const { view, actions, labels, responding: open, setResponding: setOpen } = useConfirmToolDialog();
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const ids = { field: useId(), hint: useId(), problem: useId() };
   const field = useRef<HTMLTextAreaElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(open);
+  const outputSchema = view?.outputSchema;
+  useEffect(() => {
+    if (outputSchema !== undefined) void Respond.preload();
+  }, [outputSchema]);
   useEffect(() => {
     // Opening moves focus into the field; closing brings it back to the button that opened it.
     if (open) field.current?.focus();
@@ -36,7 +45,7 @@ export function ConfirmDecideInstead() {
     actions.respond(value);
   };
   if (open) {
-    return (
+    const json = (
       <div className="toolgate-confirm-field toolgate-confirm-respond">
         <label htmlFor={ids.field}>{labels.confirm.respondEditor}</label>
         <p id={ids.hint} className="toolgate-confirm-hint">
@@ -67,6 +76,13 @@ export function ConfirmDecideInstead() {
           </button>
         </div>
       </div>
+    );
+    if (view.outputSchema === undefined) return json;
+    // Until the form is there (only if the person opened it before it loaded), the JSON field holds its place.
+    return (
+      <Suspense fallback={json}>
+        <Respond.Part schema={view.outputSchema} canSend={view.can.respond} onSend={(answer) => actions.respond(answer)} onBack={() => setOpen(false)} />
+      </Suspense>
     );
   }
   return (

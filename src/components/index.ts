@@ -14,6 +14,7 @@ export { ConfirmToolDialogChanges, type ConfirmToolDialogChangesProps } from './
 export { ConfirmToolDialogExpiry, type ConfirmToolDialogExpiryProps } from './confirm-expiry';
 export { ConfirmBatch, type ConfirmBatchProps } from './confirm-batch';
 export { ToolGrantList, type ToolGrantListProps } from './tool-grant-list';
+export { AuditView, type AuditViewProps } from './audit-view';
 export {
   ConfirmToolDialogApprove,
   ConfirmToolDialogArguments,

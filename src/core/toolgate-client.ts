@@ -13,6 +13,8 @@ import { bindAppToolHost } from './app-tools/bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './approval/confirmation-bridges';
 import { createConfirmationController } from './approval/confirmation-controller';
 import type { ApprovalPolicy, ConfirmationController, ConfirmationControllerOptions } from './approval/confirmation-types';
+import { feederOf } from './audit/audit-feed-key';
+import type { AuditLog } from './audit/audit-log';
 import { describeThrown, type ErrorReporter } from './external-store';
 import type { ToolSession } from './session/tool-session';
 import { keepGrants, type SessionPersistence } from './session/session-persistence';
@@ -51,6 +53,13 @@ export interface ToolgateOptions {
    * `persistence` for the grants.
    */
   persistence?: SessionPersistence;
+  /**
+   * The audit log the client appends to, for every call that involved a decision: `requested`,
+   * `decided` (kind, by whom, the rule, the reason), `ran` (what ran) and `settled` (its result
+   * code and output). `client.approvals` is then the audited controller (docs/architecture.md "The client").
+   * A log made by `createAuditLog` (one made otherwise is told to `onError` as `audit-refused`).
+   */
+  audit?: AuditLog;
   /** The JSON Schema of a server tool's arguments, by name: an editable request's editor is then a form of its fields. */
   schemaOf?: (toolName: string) => Record<string, unknown> | undefined;
   /**
@@ -79,6 +88,8 @@ export interface ToolgateClient {
    * `selectApprovalRecord`, or `useCallApproval(callId).record` in React).
    */
   readonly approvals: ConfirmationController;
+  /** The audit log given as `options.audit`, which every decided call is recorded in; `undefined` without one. */
+  readonly audit: AuditLog | undefined;
   /**
    * Wire a session: its events into the store, its app-tool calls through the host's epoch gate
    * (results, `hello`, `tools.update` and interrupts back), its approval requests into the queue
@@ -112,12 +123,17 @@ export interface ToolgateClient {
 export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const report: ErrorReporter = (reason, detail, code) => options.onError?.(reason, detail, code);
   const calls = options.calls ?? createToolStreamStore({ onError: report, ...options.storeOptions });
-  const approvals =
+  const controller =
     options.approvals ??
     createConfirmationController({ onError: report, ...(options.policy === undefined ? {} : { policy: options.policy }), ...options.approvalOptions });
+  // Every request goes through the client's approvals, so that is where the audit log is fed.
+  const feeder = options.audit === undefined ? undefined : feederOf(options.audit);
+  if (options.audit !== undefined && feeder === undefined) report('the audit log was not made by createAuditLog: nothing is recorded in it', options.audit, 'audit-refused');
+  const feed = feeder?.(controller, { calls, onError: report });
+  const approvals = feed?.approvals ?? controller;
   // Each call shows its approval record: the approvals write it, and this is the one mirror of it
   // into the call store (docs/architecture.md, "The approval record").
-  mirrorApprovalRecords(approvals.records, calls);
+  mirrorApprovalRecords(controller.records, calls);
   // `calls`: an approval is bound to the call's tool as the store holds it when approved.
   const approvalHandler = createAppToolApprovalHandler(approvals, { calls });
   const host =
@@ -183,7 +199,9 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
     for (const disconnect of [...connections]) disconnect();
     approvals.withdrawAll('the client closed');
     host.close();
+    // After the withdrawals: a call still running then ends with no `settled` record (it never ended here).
+    feed?.stop();
   };
 
-  return { calls, host, approvals, mount, connect, close };
+  return { calls, host, approvals, audit: options.audit, mount, connect, close };
 }

@@ -351,6 +351,8 @@ export interface ToolApprovalRequestMessage {
   description?: string;
   /** The JSON Schema of the tool's arguments, as the server declares it: part of its definition fingerprint. Optional. */
   parameters?: Record<string, unknown>;
+  /** The JSON Schema of the tool's output: a person's answer in its place ("Respond instead") is a form of it. Not part of the definition fingerprint. Optional. */
+  outputSchema?: Record<string, unknown>;
   /** The server's signature of this request: the page returns it with its decision, unchanged. */
   approvalToken?: string;
 }

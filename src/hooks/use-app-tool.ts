@@ -194,6 +194,8 @@ export function useAppTool<Args = Record<string, unknown>>(tool: AppTool<Args>, 
     if (now.waitsForPerson === true) stable.waitsForPerson = true;
     // Read from the latest render when a call asks (like `confirm`); the host reads it once per call.
     Object.defineProperty(stable, 'editable', { enumerable: true, get: () => latest.tool.editable === true });
+    // The answer's form a person fills in the tool's place, from the latest render too.
+    Object.defineProperty(stable, 'outputSchema', { enumerable: true, get: () => latest.tool.outputSchema });
     if (now.validate !== undefined) {
       const validate: AnyValidate = {
         '~standard': {

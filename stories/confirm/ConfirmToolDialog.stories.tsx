@@ -572,6 +572,50 @@ export const RespondInstead: Story = {
   },
 };
 
+/**
+ * "Respond instead" for a tool that declares its output schema: the answer is a form of its
+ * fields (the editor's own), checked against the schema before it is sent, and nothing runs.
+ */
+export const RespondWithForm: Story = {
+  render: ({ speed }) => (
+    <QueuePage
+      speed={speed}
+      requests={[
+        {
+          toolName: 'lookup_order',
+          arguments: { orderId: 'ord_1042' },
+          descriptor: { effect: 'read', risk: 'low', requiresConfirmation: true, title: 'Look up an order' },
+          outputSchema: {
+            type: 'object',
+            properties: {
+              status: { type: 'string', enum: ['shipped', 'held', 'returned'], description: 'Where the order is now.' },
+              days: { type: 'integer', minimum: 0, description: 'Days until it arrives.' },
+              note: { type: 'string' },
+            },
+            required: ['status', 'days'],
+          },
+          onApprove: () => ({ looked: 'up' }),
+        },
+      ]}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    await userEvent.click(body.getByRole('button', { name: 'Queue 1 requests' }));
+    const dialog = await waitFor(() => body.getByRole('dialog'));
+    const open = await waitFor(() => within(dialog).getByRole('button', { name: 'Respond instead' }));
+    open.focus();
+    await userEvent.keyboard('{Enter}');
+    const form = await waitFor(() => within(dialog).getByRole('form', { name: 'Respond instead' }));
+    const status = within(form).getByRole('combobox', { name: /^status/ });
+    await waitFor(() => expect(status).toHaveFocus());
+    await userEvent.selectOptions(status, 'shipped');
+    await userEvent.type(within(form).getByRole('textbox', { name: /^days/ }), '2');
+    await userEvent.click(within(form).getByRole('button', { name: 'Send answer' }));
+    await waitFor(() => expect(body.getByTestId('outcomes')).toHaveTextContent('lookup_order: responded: {"status":"shipped","days":2}'));
+  },
+};
+
 /** "Withdraw request": the request is taken back (cancelled), which is not a rejection; nothing runs. */
 export const WithdrawRequest: Story = {
   render: ({ speed }) => (

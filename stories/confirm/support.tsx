@@ -12,6 +12,7 @@ import {
   type ConfirmToolDialogProps,
   type ConfirmationController,
   type ConfirmationOutcome,
+  type JsonValue,
   type ToolDescriptor,
   type ToolRoom,
 } from 'toolgate';
@@ -145,8 +146,18 @@ export function Proposal({ speed, roomOptions, wrapRoom, noRoom, check, makeCont
   );
 }
 
+/** One request a queue page proposes: through the provider's room, or through `onApprove` (the path without a room, where "Respond instead" is offered). */
+export interface QueuedRequest {
+  toolName: string;
+  arguments: unknown;
+  descriptor?: ToolDescriptor;
+  /** The tool's output schema: "Respond instead" is a form of it. */
+  outputSchema?: Record<string, unknown>;
+  onApprove?: (args: JsonValue) => unknown;
+}
+
 /** Queue several requests with the provider's controller, and show them with the provider-driven dialog. */
-export function QueuePage({ speed, requests }: { speed: number; requests: readonly { toolName: string; arguments: unknown; descriptor?: ToolDescriptor }[] }) {
+export function QueuePage({ speed, requests }: { speed: number; requests: readonly QueuedRequest[] }) {
   const [room] = useState(() => createScriptedRoom({ delayMs: ROOM_DELAY_MS, speed: storySpeed(speed) }));
   return (
     <ToolgateProvider room={room}>
@@ -158,7 +169,7 @@ export function QueuePage({ speed, requests }: { speed: number; requests: readon
   );
 }
 
-function QueueButton({ requests }: { requests: readonly { toolName: string; arguments: unknown; descriptor?: ToolDescriptor }[] }) {
+function QueueButton({ requests }: { requests: readonly QueuedRequest[] }) {
   const { request, last } = useToolConfirmation();
   const [outcomes, setOutcomes] = useState<string[]>([]);
   return (
@@ -169,7 +180,13 @@ function QueueButton({ requests }: { requests: readonly { toolName: string; argu
           className="toolgate-button"
           onClick={() => {
             for (const item of requests) {
-              void request({ toolName: item.toolName, arguments: item.arguments, descriptor: item.descriptor ?? null }).then((outcome) =>
+              void request({
+                toolName: item.toolName,
+                arguments: item.arguments,
+                descriptor: item.descriptor ?? null,
+                ...(item.outputSchema === undefined ? {} : { outputSchema: item.outputSchema }),
+                ...(item.onApprove === undefined ? {} : { onApprove: item.onApprove }),
+              }).then((outcome) =>
                 setOutcomes((previous) => [...previous, `${item.toolName}: ${describeOutcome(outcome)}`]),
               );
             }

@@ -3,7 +3,7 @@
 // `decision`, and a signed request's token goes back unchanged.
 import { describe, expect, it, vi } from 'vitest';
 import { createConfirmationController, createToolStreamStore, type ClientMessage, type JsonValue } from 'toolgate/core';
-import { answerToolApprovalRequest } from '../../src/core/approval/confirmation-bridges';
+import { answerToolApprovalRequest, isToolApprovalRequest } from '../../src/core/approval/confirmation-bridges';
 import type { ToolApprovalRequestMessage } from '../../src/core/wire';
 import { isDeepFrozen, shown } from './confirmation-helpers';
 
@@ -129,5 +129,26 @@ describe('the gate answers with the decision, and returns the token', () => {
     store.getState().dispatch({ type: 'tool.stream', phase: 'arguments-complete', callId: 'c1', arguments: {} });
     store.getState().dispatch({ type: 'tool.stream', phase: 'settled', callId: 'c1', ok: true, output: { name: 'Ada' }, answeredBy: 'person' });
     expect(store.getState().calls.c1).toMatchObject({ status: 'settled', output: { name: 'Ada' }, answeredBy: 'person' });
+  });
+});
+
+describe('the output schema of a request', () => {
+  it('reaches the view from the gate’s request, so the dialog can build the answer’s form', async () => {
+    const confirmations = createConfirmationController();
+    const outputSchema = { type: 'object', properties: { status: { type: 'string' } } };
+    void answerToolApprovalRequest(confirmations, gateRequest({ outputSchema }), () => {});
+    const view = await shown(confirmations);
+    expect(view.outputSchema).toEqual(outputSchema);
+  });
+
+  it('is none for a request without one, or with one that is not a schema object', async () => {
+    const confirmations = createConfirmationController();
+    void confirmations.request({ toolName: 'a', arguments: {}, onApprove: () => null, outputSchema: ['not', 'a', 'schema'] as never });
+    expect((await shown(confirmations)).outputSchema).toBeUndefined();
+  });
+
+  it('refuses a gate request whose outputSchema is not an object, with the reason', () => {
+    expect(isToolApprovalRequest(gateRequest({ outputSchema: [] as never }))).toBe(false);
+    expect(isToolApprovalRequest(gateRequest({ outputSchema: { type: 'object' } }))).toBe(true);
   });
 });

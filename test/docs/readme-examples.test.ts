@@ -22,6 +22,7 @@ const CHECKED = [
   'With a provider stream',
   'Rules',
   'Rules in the approvals',
+  'Audit',
   'Approvals any server can verify',
   'File edits, reviewed by change',
 ];

@@ -34,7 +34,7 @@ const restore = [
   spy(process, 'on'),
 ];
 const entries = {};
-for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate/ai-sdk', 'toolgate/ag-ui', 'toolgate/json', 'toolgate/audit', 'toolgate/policy', 'toolgate/renderers', 'toolgate/server', 'toolgate']) {
+for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate/ai-sdk', 'toolgate/ag-ui', 'toolgate/json', 'toolgate/audit', 'toolgate/policy', 'toolgate/renderers', 'toolgate/server', 'toolgate/otel', 'toolgate']) {
   entries[name] = await import(name);
 }
 restore.forEach((undo) => undo());
@@ -59,7 +59,7 @@ const globalsOf = (specifier) => {
   assert.equal(child.status, 0, `importing ${specifier} in a fresh process failed: ${child.stderr}`);
   return JSON.parse(child.stdout);
 };
-for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate/json', 'toolgate/audit', 'toolgate/server']) {
+for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate/json', 'toolgate/audit', 'toolgate/server', 'toolgate/otel']) {
   assert.deepEqual(globalsOf(name), [], `importing ${name} in a fresh process added globals`);
 }
 const radixGlobals = globalsOf('@radix-ui/react-dialog');

@@ -190,7 +190,7 @@ async function approve(
     const editing = editable ? editingOf(tool, declared) : undefined;
     answer = readApproval(
       await handler(
-        Object.freeze({ callId, turnId, epoch, toolName, arguments: args, signal: controller.signal, ...(editing ? { editable: editing } : {}), definition: definitionOf(tool, declared) }),
+        Object.freeze({ callId, turnId, epoch, toolName, arguments: args, signal: controller.signal, ...(editing ? { editable: editing } : {}), definition: definitionOf(tool, declared), ...outputSchemaOf(tool) }),
       ),
     );
   } catch (error) {
@@ -239,6 +239,12 @@ function definitionOf(tool: AppTool<unknown>, declared: Record<string, unknown> 
     ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
     ...(declared === undefined ? {} : { parameters: declared }),
   });
+}
+
+/** The tool's output schema when it declares a schema object; nothing otherwise. */
+function outputSchemaOf(tool: AppTool<unknown>): { outputSchema?: Record<string, unknown> } {
+  const schema: unknown = tool.outputSchema;
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? { outputSchema: schema as Record<string, unknown> } : {};
 }
 
 function editingOf(tool: AppTool<unknown>, declared: Record<string, unknown> | undefined): AppToolEditing {

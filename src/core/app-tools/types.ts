@@ -88,6 +88,11 @@ export interface AppTool<Args = Record<string, unknown>> {
    */
   editable?: boolean;
   /**
+   * The JSON Schema of what `run` returns, where the tool declares one: with `confirm`, a person who
+   * answers in the tool's place ("Respond instead") fills a form of it instead of JSON text.
+   */
+  outputSchema?: Record<string, unknown>;
+  /**
    * Run the tool. `args` is a deep-frozen JSON snapshot: the validator's output when there is a
    * `validate`, else a copy of the arguments taken when the call arrived (the caller's object is
    * never read again); with `confirm`, the very object the person approved. Its return value
@@ -214,6 +219,8 @@ export interface AppToolApprovalRequest {
    * descriptor it makes the tool's definition fingerprint, to which standing grants bind.
    */
   readonly definition?: { readonly name: string; readonly description?: string; readonly parameters?: Record<string, unknown> };
+  /** The tool's output schema, where it declares one: a person's answer in its place is a form of it. */
+  readonly outputSchema?: Record<string, unknown>;
 }
 
 /**

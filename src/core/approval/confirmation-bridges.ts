@@ -53,6 +53,7 @@ function explainApprovalRequest(value: unknown): string | undefined {
   if (value.parentCallId === value.callId) return 'parentCallId names the call itself';
   if (value.description !== undefined && typeof value.description !== 'string') return 'description is not a string';
   if (value.parameters !== undefined && (!isRecord(value.parameters) || Array.isArray(value.parameters))) return 'parameters is not a JSON Schema object';
+  if (value.outputSchema !== undefined && (!isRecord(value.outputSchema) || Array.isArray(value.outputSchema))) return 'outputSchema is not a JSON Schema object';
   return undefined;
 }
 
@@ -177,6 +178,8 @@ export function answerToolApprovalRequest(
     callId: message.callId,
     ...(typeof message.turnId === 'string' ? { turnId: message.turnId } : {}),
     editable,
+    // A person answering in the tool's place fills a form of what the tool would return.
+    ...(message.outputSchema === undefined ? {} : { outputSchema: message.outputSchema }),
     ...(message.expiresAt === undefined ? {} : { expiresAt: message.expiresAt }),
     // A sub-agent's call: the person sees which tool's work it is part of.
     ...(message.parentCallId === undefined ? {} : { parent: { callId: message.parentCallId, toolName: options.toolNameOf?.(message.parentCallId) } }),
@@ -411,6 +414,8 @@ export interface AppToolApprovalQuery {
   readonly parent?: { readonly callId: string; readonly toolName?: string | undefined };
   /** The tool as it was registered (name, description, parameters): with its descriptor, its definition. */
   readonly definition?: Omit<ToolDefinition, 'descriptor'>;
+  /** The tool's output schema: a person's answer in its place ("Respond instead") is a form of it. */
+  readonly outputSchema?: Record<string, unknown>;
 }
 
 /**
@@ -476,6 +481,7 @@ export function createAppToolApprovalHandler(
           callId: query.callId,
           turnId: query.turnId,
           ...(query.editable === undefined ? {} : { editable: query.editable }),
+          ...(query.outputSchema === undefined ? {} : { outputSchema: query.outputSchema }),
           ...(query.parent === undefined ? {} : { parent: { callId: query.parent.callId, toolName: query.parent.toolName } }),
           ...(query.signal === undefined ? {} : { signal: query.signal }),
           definition: { ...query.definition, name: query.toolName, descriptor: descriptor ?? null },

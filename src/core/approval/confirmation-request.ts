@@ -289,6 +289,11 @@ export function actionsOf(entry: Entry): ConfirmationActions {
   });
 }
 
+/** A request's output schema when it is a JSON Schema object (anything else: none, and "Respond instead" is JSON text). */
+function outputSchemaOf(schema: unknown): Record<string, unknown> | undefined {
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : undefined;
+}
+
 /** The parent a request names, as plain frozen data (a request without one, or with an unusable one, has none). */
 function parentOf(parent: ConfirmationRequest['parent']): ConfirmationView['parent'] {
   if (parent === undefined || parent === null || typeof parent.callId !== 'string' || parent.callId === '') return null;
@@ -308,6 +313,7 @@ export function refresh(entry: Entry): void {
     edited: entry.snapshot !== entry.original,
     editable: entry.editing !== null,
     schema: entry.editing?.schema,
+    outputSchema: outputSchemaOf(entry.input.outputSchema),
     issues: entry.issues,
     expiresAt: entry.expiresAt,
     decidedBy: entry.decidedBy,

@@ -199,6 +199,8 @@ interface ConfirmationRequestBase {
   parent?: { callId: string; toolName?: string | undefined };
   /** The person may edit the arguments before approving (`true`: as JSON text, or a form when given a schema). */
   editable?: boolean | ConfirmationEditing;
+  /** The JSON Schema of the tool's output: "Respond instead" is then a form of its fields (else JSON text). */
+  outputSchema?: Record<string, unknown> | undefined;
   /** When the request ends `expired` if nobody decided, in ms since the epoch (by the controller's clock). */
   expiresAt?: number;
   /**
@@ -282,6 +284,8 @@ export interface ConfirmationView {
   readonly editable: boolean;
   /** The JSON Schema the editor's form is built from, when the request gave one. */
   readonly schema: Record<string, unknown> | undefined;
+  /** The JSON Schema of the tool's output, when the request gave one: a person's answer (respond) is a form of it. */
+  readonly outputSchema: Record<string, unknown> | undefined;
   /** Why the last edited arguments were not accepted (empty unless the last submit was rejected). */
   readonly issues: readonly ArgumentsIssue[];
   /** When it expires, in ms since the epoch, or `null`. */

@@ -11,6 +11,8 @@ import { canonicalJson } from '../json/canonical-json';
 import { auditRecordShapeProblem, hashAuditBody, type AuditDecider, type AuditDecisionKind, type AuditRecord, type AuditRecordBody } from './audit-record';
 import { verifyAuditLog, type AuditCheckpoint, type AuditVerification } from './verify-audit-log';
 import { auditLogToJsonLines } from './audit-json-lines';
+import { feedAuditLog } from './audit-feed';
+import { FEED_AUDIT, type AuditFeeder } from './audit-feed-key';
 
 /**
  * What {@link AuditLog.append} takes: a record's content without its place, links and hash.
@@ -190,7 +192,7 @@ export function createAuditLog(options: AuditLogOptions = {}): AuditLog {
     return step;
   };
 
-  return {
+  const log: AuditLog = {
     append,
     idle: () => tail.then(() => undefined),
     getState: store.getState,
@@ -203,6 +205,10 @@ export function createAuditLog(options: AuditLogOptions = {}): AuditLog {
     verify: () => verifyAuditLog(store.getState().records),
     toJsonLines: () => auditLogToJsonLines(store.getState().records),
   };
+  // What `createToolgate({ audit })` feeds the log with, kept with the log: a page without one loads none of it.
+  const feeder: AuditFeeder = (controller, feedOptions) => feedAuditLog(controller, append, feedOptions);
+  Object.defineProperty(log, FEED_AUDIT, { value: feeder });
+  return log;
 }
 
 /** The fields of a record but its place and links, once the fingerprints it needs are computed. */
