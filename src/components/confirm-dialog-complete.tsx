@@ -8,7 +8,7 @@ import { useConfirmToolDialog } from './confirm-dialog-context';
 import { ConfirmToolDialogContent, ConfirmToolDialogOverlay, ConfirmToolDialogPortal } from './confirm-dialog-parts';
 import { ConfirmToolDialogRoot } from './confirm-dialog-root';
 import { DefaultBody } from './confirm-dialog-sections';
-import type { ConfirmToolDialogProps } from './confirm-tool-dialog';
+import type { ConfirmToolDialogProps } from './confirm-tool-dialog-props';
 
 export function CompleteConfirmToolDialog({ schema, container, className, ...root }: ConfirmToolDialogProps) {
   return (

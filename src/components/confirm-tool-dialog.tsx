@@ -6,33 +6,17 @@
  */
 import { Suspense, useState, useSyncExternalStore } from 'react';
 import { useConfirmationController } from '../hooks/context';
-import type { ArgumentsSchema } from './arguments-preview';
-import type { ConfirmToolDialogRootProps } from './confirm-dialog-root';
+import type { ConfirmToolDialogProps } from './confirm-tool-dialog-props';
 import { useQueueCallbacks } from './confirm-queue-callbacks';
 import { lazyPart } from './lazy-part';
+
+export type { ConfirmToolDialogProps } from './confirm-tool-dialog-props';
 
 /** The whole dialog, loaded when first needed. */
 const complete = lazyPart(() => import('./confirm-dialog-complete').then((m) => m.CompleteConfirmToolDialog));
 
 /** Loads the dialog now (tests, or an app that would rather load it early); the same load the first request starts. */
 export const preloadConfirmToolDialog = (): Promise<unknown> => complete.preload();
-
-/**
- * Props of {@link ConfirmToolDialog}: those of {@link ConfirmToolDialogRoot}, and where and how the
- * dialog is drawn. With `open` (or `defaultOpen`) given, the dialog confirms that one call
- * (`toolName`, `arguments`, through `room` or `onApprove`); without either, it shows the
- * controller's queue (the provider's by default), one request at a time.
- *
- * @example
- * const props: ConfirmToolDialogProps = { open, onOpenChange: setOpen, toolName: 'transfer', arguments: args, room, onResult };
- */
-export interface ConfirmToolDialogProps extends Omit<ConfirmToolDialogRootProps, 'children'> {
-  /** The tool's JSON Schema: field titles and descriptions in the argument tree. */
-  schema?: ArgumentsSchema;
-  /** Where the dialog is portalled (default `document.body`). With `modal={false}` it sits where you put it. */
-  container?: HTMLElement | null;
-  className?: string;
-}
 
 /**
  * The approval dialog, on `@radix-ui/react-dialog`: titled with the proposed action, the exact arguments as a readable tree (long strings and large arrays start
