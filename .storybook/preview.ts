@@ -2,6 +2,7 @@ import type { Decorator, Preview } from '@storybook/react-vite';
 import { configure } from 'storybook/test';
 import '../src/styles.css';
 import { STATE_WAIT_MS } from '../stories/support/waits';
+import { preloadConfirmToolDialog } from '../src/components/confirm-tool-dialog';
 
 // Every waitFor and findBy* of the play functions waits on what the page shows, for as long as a
 // loaded 2-core machine may need to show it (the default, one second, is what one story takes to
@@ -24,6 +25,14 @@ const preview: Preview = {
   // autodocs: every component with stories gets a generated docs page.
   tags: ['autodocs'],
   decorators: [withTheme],
+  // `<ConfirmToolDialog>` loads the dialog on first use: loaded before each story renders, a story
+  // shows its dialog in its first paint, as it did when the dialog was part of the first load.
+  loaders: [
+    async () => {
+      await preloadConfirmToolDialog();
+      return {};
+    },
+  ],
   globalTypes: {
     theme: {
       description: 'Colour theme of the kit',

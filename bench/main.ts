@@ -186,6 +186,7 @@ if (run('size')) {
   const { benchAppSize } = await import('./app-size');
   const app = await benchAppSize(process.cwd());
   results.appSize = app.rows;
+  results.appSizeParts = app.parts;
   gates.push(...app.gates);
 }
 

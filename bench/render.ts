@@ -64,9 +64,44 @@ async function buildPage(root: string): Promise<string> {
         { find: /^toolgate$/, replacement: join(root, 'src', 'index.ts') },
       ],
     },
-    build: { outDir, emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 2048 },
+    // BENCH_PROFILE=1: unminified, so the CPU profile names the kit's and React's functions.
+    build: { outDir, emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 2048, ...(PROFILE && { minify: false }) },
   });
   return outDir;
+}
+
+/** `BENCH_PROFILE=1 npm run bench -- render`: a CDP CPU profile of each list's run, summarised by self time. */
+const PROFILE = process.env['BENCH_PROFILE'] === '1';
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time per function (name, file and line), the largest first, and the share of each file. */
+function summariseProfile(profile: CpuProfile, top = 18): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id);
+    const us = profile.timeDeltas[i] ?? 0;
+    if (frame === undefined) return;
+    const file = frame.url === '' ? '(native)' : (frame.url.split('/').pop() ?? frame.url);
+    const key = `${frame.functionName || '(anonymous)'}  ${file}:${frame.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + us);
+    byFile.set(file, (byFile.get(file) ?? 0) + us);
+    total += us;
+  });
+  const line = ([key, us]: [string, number]) => `  ${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / total).toFixed(1).padStart(5)} %  ${key}`;
+  return [
+    `  total sampled ${(total / 1000).toFixed(0)} ms; by self time:`,
+    ...[...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(line),
+    '  by file:',
+    ...[...byFile].sort((a, b) => b[1] - a[1]).slice(0, 6).map(line),
+  ].join('\n');
 }
 
 interface TraceEvent {
@@ -208,6 +243,7 @@ export async function benchRender(): Promise<{ rows: RenderRow[]; scrolls: Scrol
   const rows: RenderRow[] = [];
   const scrolls: ScrollRow[] = [];
   const pageProblems: string[] = [];
+  const profiles: string[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (error) => pageProblems.push(`page error: ${error.message}`));
@@ -235,10 +271,19 @@ export async function benchRender(): Promise<{ rows: RenderRow[]; scrolls: Scrol
       await browser.startTracing(page, { categories: TRACE_CATEGORIES });
       let trace: Buffer;
       let run: RunResult | undefined;
+      if (PROFILE) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       try {
         run = await body();
       } finally {
         trace = await browser.stopTracing();
+        if (PROFILE) {
+          const { profile } = await cdp.send('Profiler.stop');
+          profiles.push(`\nCPU profile of "${list}" (sampled in the page, CDP)\n${summariseProfile(profile as CpuProfile)}`);
+        }
       }
       const after = await metrics();
       const delta = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) * 1000;
@@ -358,6 +403,9 @@ export async function benchRender(): Promise<{ rows: RenderRow[]; scrolls: Scrol
       ['naive ÷ toolgate', ([, , r]) => r],
     ]),
   );
+
+  // A profiled run's own figures carry the sampler's cost: read its profile, take figures from a plain run.
+  for (const profile of profiles) console.log(profile);
 
   const gates: Gate[] = [
     {

@@ -4,7 +4,7 @@
  * Like Radix's `Dialog.Root` it renders no element of its own.
  */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { confirmationStatusSets, type ConfirmationStatus } from '../core/approval/confirmation-machine';
 import type { ApprovalContext, CheckOutcome, ConfirmationController, ConfirmationEditing, ConfirmationOutcome, ConfirmationView } from '../core/approval/confirmation-types';
 import type { JsonValue } from '../core/json/json-value';
@@ -15,6 +15,7 @@ import { useLabels } from '../wording/labels';
 import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
 import { systemClock, type ToolgateClock } from '../hooks/use-now';
 import { useToolConfirmation, useToolConfirmationRequest, type ToolConfirmationActions } from '../hooks/use-tool-confirmation';
+import { useQueueCallbacks } from './confirm-queue-callbacks';
 import { ConfirmToolDialogContext, type ConfirmToolDialogContextValue, type FocusTarget } from './confirm-dialog-context';
 import type { ConfirmStep } from './confirm-step';
 
@@ -196,23 +197,8 @@ function ControlledRoot(props: ConfirmToolDialogRootProps & { open: boolean }) {
 
 function QueueRoot(props: ConfirmToolDialogRootProps) {
   const queue = useToolConfirmation(props.controller);
-  const { controller } = queue;
-  const latest = useLatest(props);
-  // Every outcome, even two between renders.
-  useEffect(
-    () =>
-      controller.subscribe((state, previous) => {
-        if (state.last !== previous.last && state.last !== null) latest.current.onResult?.(state.last.outcome);
-      }),
-    [controller, latest],
-  );
   const open = queue.current !== null;
-  const wasOpen = useRef(open);
-  useEffect(() => {
-    if (wasOpen.current === open) return;
-    wasOpen.current = open;
-    latest.current.onOpenChange?.(open);
-  }, [open, latest]);
+  useQueueCallbacks(queue.controller, open, props);
   const model: Model = {
     open,
     view: queue.current,
@@ -224,7 +210,7 @@ function QueueRoot(props: ConfirmToolDialogRootProps) {
     close: queue.dismiss,
     fallbackTitle: '',
     grantsByDefault: true,
-    controller,
+    controller: queue.controller,
   };
   return <RootView model={model} props={props} />;
 }

@@ -238,7 +238,13 @@ export function useToolConfirmationRequest(options: UseToolConfirmationRequestOp
   const state = useSyncExternalStore(controller.subscribe, controller.getState, controller.getInitialState);
   const open = options.open;
 
-  useEffect(() => (open ? requestOnce(controller, latest, setTracked) : undefined), [open, controller]);
+  // A refusal told once per opening: StrictMode's second run of the effect (a dialog mounted open,
+  // as `<ConfirmToolDialog>` is once it has loaded) is the same opening, not a second request.
+  const refusalTold = useRef(false);
+  useEffect(() => {
+    if (!open) refusalTold.current = false;
+  }, [open]);
+  useEffect(() => (open ? requestOnce(controller, latest, setTracked, refusalTold) : undefined), [open, controller]);
 
   const { view: live, ahead } = locate(state, tracked.id);
   const view = live ?? tracked.view;
@@ -256,6 +262,7 @@ function requestOnce(
   controller: ConfirmationController,
   latest: { readonly current: UseToolConfirmationRequestOptions },
   setTracked: Dispatch<SetStateAction<Tracked>>,
+  refusalTold: { current: boolean },
 ): () => void {
   const input = latest.current;
   const signal = new AbortController();
@@ -281,6 +288,10 @@ function requestOnce(
       // Closed while it ran: nobody will dismiss it here, so it must not hold a shared queue
       // (a no-op unless the table holds this outcome on screen).
       else controller.dismiss({ requestId: view.id });
+      // An outcome reached within `request` itself (refused before review) is the same each time
+      // the effect runs for one opening: told once.
+      if (synchronous && refusalTold.current) return;
+      if (synchronous) refusalTold.current = true;
       latest.current.onResult?.(outcome, view);
     },
     ...(input.onApprove === undefined
@@ -290,13 +301,17 @@ function requestOnce(
       : { onApprove: (args: JsonValue, context: ApprovalContext) => (latest.current.onApprove ?? input.onApprove)?.(args, context) }),
   } as ConfirmationRequest;
   let settled: Promise<ConfirmationOutcome>;
+  let synchronous = true;
   try {
     settled = controller.request(request);
+    synchronous = false;
   } catch (error) {
+    synchronous = false;
     // No room and no onApprove (or no tool name): say so in the dialog instead of throwing in an effect.
     const reason = error instanceof Error ? error.message : String(error);
     setTracked({ id: null, view: null, outcome: { status: 'refused', reason }, direct: false });
-    latest.current.onError?.(reason, error, 'invalid-request');
+    if (!refusalTold.current) latest.current.onError?.(reason, error, 'invalid-request');
+    refusalTold.current = true;
     return () => {};
   }
   // A withdrawal rejects the promise; the outcome arrives through onResult.

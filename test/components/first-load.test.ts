@@ -28,11 +28,26 @@ async function split(source: string): Promise<{ entry: string[]; later: string[]
 }
 
 describe('what an app loads at first', () => {
-  it('leaves the windowing, the dialog’s editor and its changes list to chunks loaded on first use', async () => {
+  it('leaves the windowing, the dialog itself (its body, parts and Radix), its editor and its changes list to chunks loaded on first use', async () => {
     const { entry, later } = await split(`import { ConfirmToolDialog, ToolCallList, ToolgateProvider } from 'toolgate';
 export { ConfirmToolDialog, ToolCallList, ToolgateProvider };`);
     expect(entry.some((f) => f.endsWith('src/components/tool-call-list.tsx'))).toBe(true);
-    for (const part of ['@tanstack/virtual-core', '@tanstack/react-virtual', 'src/components/confirm-editor.tsx', 'src/components/confirm-edit-form.ts', 'src/components/confirm-changes.tsx']) {
+    // The light dialog that waits for a request is there; what it loads is not.
+    expect(entry.some((f) => f.endsWith('src/components/confirm-tool-dialog.tsx'))).toBe(true);
+    for (const part of [
+      '@tanstack/virtual-core',
+      '@tanstack/react-virtual',
+      '@radix-ui/react-dialog',
+      '@radix-ui/react-focus-scope',
+      'react-remove-scroll',
+      'src/components/confirm-dialog-complete.tsx',
+      'src/components/confirm-dialog-root.tsx',
+      'src/components/confirm-dialog-sections.tsx',
+      'src/components/confirm-dialog-parts.tsx',
+      'src/components/confirm-editor.tsx',
+      'src/components/confirm-edit-form.ts',
+      'src/components/confirm-changes.tsx',
+    ]) {
       expect(entry.filter((f) => f.includes(part)), part).toEqual([]);
       expect(later.some((f) => f.includes(part)), part).toBe(true);
     }
