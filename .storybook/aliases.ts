@@ -15,5 +15,6 @@ export const alias = {
   'toolgate/policy': here('../src/core/policy/index.ts'),
   'toolgate/renderers': here('../src/renderers/index.ts'),
   'toolgate/server': here('../src/server/index.ts'),
+  'toolgate/mcp-apps': here('../src/mcp-apps/index.ts'),
   toolgate: here('../src/index.ts'),
 };
