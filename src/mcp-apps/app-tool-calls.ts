@@ -71,9 +71,15 @@ export type McpAppCallTool = (call: McpAppToolCall, context: { signal: AbortSign
 const text = (message: string): McpCallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
 /**
- * Ask the person about one `tools/call` of an app, then forward the approved arguments. A call the
- * person denies, that expires or is withdrawn does not run: the app receives a tool error
+ * Ask the person about one `tools/call` of an app, then forward the approved arguments: what
+ * `<McpAppFrame>` does with each call, for a page that builds its own frame. A call the person
+ * denies, that expires or is withdrawn does not run: the app receives a tool error
  * (`isError: true`) that says so, which it can show; so does a call whose arguments are not JSON.
+ * The descriptor comes from the tool's annotations only when `server.trusted` is set.
+ *
+ * @example
+ * bridge.oncalltool = (params, context) =>
+ *   approveAppToolCall(client.approvals, { name: 'weather', tools }, params, (call, { signal }) => mcp.callTool(call, undefined, { signal }), context.mcpReq.signal);
  */
 export async function approveAppToolCall(
   approvals: ConfirmationController,

@@ -5,7 +5,7 @@
  * that shows no MCP App never loads the MCP Apps SDK (an optional peer, loaded when a frame mounts).
  */
 export { McpAppFrame, type McpAppFrameProps, type McpAppError, type McpAppMessage } from './mcp-app-frame';
-export type { McpAppServer, McpAppTool, McpAppToolCall, McpAppCallTool, McpCallToolResult } from './app-tool-calls';
+export { approveAppToolCall, type McpAppServer, type McpAppTool, type McpAppToolCall, type McpAppCallTool, type McpCallToolResult } from './app-tool-calls';
 export {
   screenAppMessage,
   checkAppLink,
