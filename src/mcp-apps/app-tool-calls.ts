@@ -43,7 +43,7 @@ export interface McpAppServer {
  */
 export interface McpAppToolCall {
   name: string;
-  arguments: JsonValue;
+  arguments: { readonly [key: string]: JsonValue };
 }
 
 /**
@@ -54,7 +54,7 @@ export interface McpAppToolCall {
  */
 export interface McpCallToolResult {
   content: readonly unknown[];
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: unknown;
   isError?: boolean;
   [key: string]: unknown;
 }
@@ -84,7 +84,7 @@ const text = (message: string): McpCallToolResult => ({ content: [{ type: 'text'
 export async function approveAppToolCall(
   approvals: ConfirmationController,
   server: McpAppServer | undefined,
-  params: { name: string; arguments?: Record<string, unknown> | undefined },
+  params: { name: string; arguments?: unknown },
   callTool: McpAppCallTool,
   signal: AbortSignal,
 ): Promise<McpCallToolResult> {
@@ -110,7 +110,11 @@ export async function approveAppToolCall(
       },
     })
     .catch((error: unknown) => ({ status: 'withdrawn' as const, reason: error instanceof Error ? error.message : String(error) }));
-  if (outcome.status === 'done' && approved !== undefined) return callTool({ name: params.name, arguments: approved }, { signal });
+  if (outcome.status === 'done' && approved !== undefined) {
+    // The arguments of a tools/call are an object; anything else is refused before it could run.
+    if (typeof approved !== 'object' || approved === null || Array.isArray(approved)) return text(`${params.name} was not run: its arguments are not an object.`);
+    return callTool({ name: params.name, arguments: approved as McpAppToolCall['arguments'] }, { signal });
+  }
   switch (outcome.status) {
     case 'denied':
       return text(`The person denied ${params.name}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}.`);
