@@ -6,7 +6,13 @@
  * parts, and connect nowhere.
  */
 
-/** No network, no frames, no forms; inline scripts and styles, and `data:`/`blob:` parts. */
+/**
+ * The frame document's default policy: no network, no frames, no forms; inline scripts and
+ * styles, and `data:`/`blob:` parts.
+ *
+ * @example
+ * <McpAppFrame html={html} title="Chart" contentSecurityPolicy={`${DEFAULT_APP_CSP}; img-src data: https://tiles.example.com`} />
+ */
 export const DEFAULT_APP_CSP =
   "default-src 'none'; script-src 'unsafe-inline' blob: data:; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'";
 
@@ -19,6 +25,9 @@ const attribute = (value: string): string => value.replace(/&/g, '&amp;').replac
  * document. First, and before any `<head>` the HTML may write (or hide in a comment): the parser
  * opens the head for it, and the policy holds for all that follows. The doctype stays first so
  * the document keeps its standards mode.
+ *
+ * @example
+ * frame.srcdoc = withContentSecurityPolicy(resource.text, DEFAULT_APP_CSP);
  */
 export function withContentSecurityPolicy(html: string, policy: string): string {
   const meta = `<meta http-equiv="Content-Security-Policy" content="${attribute(policy)}">`;

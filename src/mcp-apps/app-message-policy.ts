@@ -77,7 +77,13 @@ export interface AppJsonRpcMessage {
  */
 export type AppMessageVerdict = { readonly ok: true; readonly message: AppJsonRpcMessage } | { readonly ok: false; readonly refusal: AppMessageRefusal };
 
-/** What an app may send to a page that offers everything this entry implements (docs/protocol.md, "MCP Apps"). */
+/**
+ * What an app may send to a page that offers everything the frame implements (docs/protocol.md,
+ * "MCP Apps"); a page leaves out what it does not handle.
+ *
+ * @example
+ * const policy: AppMessagePolicy = { methods: new Set(APP_METHODS.filter((m) => m !== 'ui/message')), maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES, linkOrigins: [] };
+ */
 export const APP_METHODS = [
   'ui/initialize',
   'ui/notifications/initialized',
@@ -93,7 +99,13 @@ export const APP_METHODS = [
   'ping',
 ] as const;
 
-/** 256 KiB: far above any request an app makes of the page, far below what would stall it. */
+/**
+ * The default size limit of an app's messages: 256 KiB, far above any request an app makes of
+ * the page, far below what would stall it.
+ *
+ * @example
+ * <McpAppFrame html={html} title="Chart" maxMessageBytes={DEFAULT_MAX_MESSAGE_BYTES * 4} />
+ */
 export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024;
 
 const INVALID_REQUEST = -32600;
