@@ -15,7 +15,7 @@ export function resolveColorScheme(element: Element): 'light' | 'dark' {
   const scheme = view.getComputedStyle(element).colorScheme.split(/\s+/);
   if (!scheme.includes('dark')) return 'light';
   if (!scheme.includes('light')) return 'dark';
-  return view.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  return typeof view.matchMedia === 'function' && view.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
 /** The resolved scheme of `ref`'s element, kept current as `data-theme`, classes or the OS change. */
@@ -33,11 +33,12 @@ export function useResolvedColorScheme(ref: RefObject<Element | null>): 'light' 
     observer.observe(doc.documentElement, { attributes: true, attributeFilter: ['data-theme'], subtree: true });
     observer.observe(doc.documentElement, { attributes: true, attributeFilter: ['class', 'style'] });
     if (doc.body !== null) observer.observe(doc.body, { attributes: true, attributeFilter: ['class', 'style'] });
-    const media = view.matchMedia('(prefers-color-scheme: dark)');
-    media.addEventListener('change', update);
+    // Some environments (jsdom, old embedded views) have no matchMedia: the OS's mode is then unknown.
+    const media = typeof view.matchMedia === 'function' ? view.matchMedia('(prefers-color-scheme: dark)') : undefined;
+    media?.addEventListener('change', update);
     return () => {
       observer.disconnect();
-      media.removeEventListener('change', update);
+      media?.removeEventListener('change', update);
     };
   }, [ref]);
   return scheme;
