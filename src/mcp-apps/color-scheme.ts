@@ -27,17 +27,20 @@ export function useResolvedColorScheme(ref: RefObject<Element | null>): 'light' 
     if (element == null || view == null) return;
     const update = () => setScheme(resolveColorScheme(element));
     update();
-    // Any ancestor may carry `data-theme`; the page's own scheme is set on <html> or <body>.
-    const observer = new view.MutationObserver(update);
+    // Any ancestor may carry `data-theme`; the page's own scheme is set on <html> or <body>. Two
+    // observers: observing one node again replaces the options an observer had for it.
+    const themes = new view.MutationObserver(update);
+    const page = new view.MutationObserver(update);
     const doc = element.ownerDocument;
-    observer.observe(doc.documentElement, { attributes: true, attributeFilter: ['data-theme'], subtree: true });
-    observer.observe(doc.documentElement, { attributes: true, attributeFilter: ['class', 'style'] });
-    if (doc.body !== null) observer.observe(doc.body, { attributes: true, attributeFilter: ['class', 'style'] });
+    themes.observe(doc.documentElement, { attributes: true, attributeFilter: ['data-theme'], subtree: true });
+    page.observe(doc.documentElement, { attributes: true, attributeFilter: ['class', 'style'] });
+    if (doc.body !== null) page.observe(doc.body, { attributes: true, attributeFilter: ['class', 'style'] });
     // Some environments (jsdom, old embedded views) have no matchMedia: the OS's mode is then unknown.
     const media = typeof view.matchMedia === 'function' ? view.matchMedia('(prefers-color-scheme: dark)') : undefined;
     media?.addEventListener('change', update);
     return () => {
-      observer.disconnect();
+      themes.disconnect();
+      page.disconnect();
       media?.removeEventListener('change', update);
     };
   }, [ref]);

@@ -30,9 +30,12 @@ interface PageProps {
   maxHeight?: number;
   /** Another window of the page that posts a tools/call as if it were the app. */
   intruder?: boolean;
+  /** A button that gives the frame's panel the other theme (`data-theme` on the panel). */
+  themeSwitch?: boolean;
 }
 
-function AppPage({ html, title, maxHeight, intruder }: PageProps) {
+function AppPage({ html, title, maxHeight, intruder, themeSwitch }: PageProps) {
+  const [panelTheme, setPanelTheme] = useState<'light' | 'dark'>();
   const [client] = useState<ToolgateClient>(() => createToolgate());
   const [input, setInput] = useState<Record<string, unknown>>();
   const [messages, setMessages] = useState<string[]>([]);
@@ -49,17 +52,28 @@ function AppPage({ html, title, maxHeight, intruder }: PageProps) {
         <button type="button" className="toolgate-button" onClick={() => setInput({ city: 'Lyon' })}>
           Show the forecast for Lyon
         </button>
-        <McpAppFrame
-          title={title}
-          html={html}
-          server={weatherServer}
-          toolInput={input}
-          callTool={callTool}
-          {...(maxHeight === undefined ? {} : { maxHeight })}
-          onMessage={(message) => setMessages((list) => [...list, message.content.map((part) => (part as { text?: string }).text ?? '').join(' ')])}
-          onModelContext={(value) => setContext(((value['content'] as { text?: string }[] | undefined) ?? []).map((part) => part.text ?? '').join('\n'))}
-          onError={(error) => setErrors((list) => [...list, error])}
-        />
+        {themeSwitch === true ? (
+          <button
+            type="button"
+            className="toolgate-button"
+            onClick={() => setPanelTheme(document.documentElement.getAttribute('data-theme') === 'dark' ? 'light' : 'dark')}
+          >
+            Give the app’s panel the other theme
+          </button>
+        ) : null}
+        <div data-theme={panelTheme}>
+          <McpAppFrame
+            title={title}
+            html={html}
+            server={weatherServer}
+            toolInput={input}
+            callTool={callTool}
+            {...(maxHeight === undefined ? {} : { maxHeight })}
+            onMessage={(message) => setMessages((list) => [...list, message.content.map((part) => (part as { text?: string }).text ?? '').join(' ')])}
+            onModelContext={(value) => setContext(((value['content'] as { text?: string }[] | undefined) ?? []).map((part) => part.text ?? '').join('\n'))}
+            onError={(error) => setErrors((list) => [...list, error])}
+          />
+        </div>
         {intruder === true ? (
           <iframe
             title="Another frame"
@@ -187,5 +201,25 @@ export const RefusedMessages: Story = {
     await waitFor(() => expect(frame.getBoundingClientRect().height).toBe(300));
     await expect(page(canvasElement).queryByRole('dialog')).toBeNull();
     await expect(within(canvasElement).getByLabelText('Calls that ran')).toBeEmptyDOMElement();
+  },
+};
+
+/**
+ * The app follows the kit's theme where its frame is: a panel given the other theme (its own
+ * `data-theme`) tells the app at once (`ui/notifications/host-context-changed`), and the app says
+ * which theme it now shows.
+ */
+export const FollowsTheTheme: Story = {
+  render: () => <AppPage html={weatherApp} title="Weather app" themeSwitch />,
+  play: async ({ canvasElement }) => {
+    const context = within(canvasElement).getByLabelText('Model context');
+    const theme = themeOfPage(canvasElement);
+    const other = theme === 'dark' ? 'light' : 'dark';
+    await waitFor(() => expect(context).toHaveTextContent(`theme: ${theme}`));
+    const button = page(canvasElement).getByRole('button', { name: 'Give the app’s panel the other theme' });
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(context).toHaveTextContent(`theme: ${other}`));
+    await expect(frameOf(canvasElement, 'Weather app')).toHaveAttribute('data-theme-told', other);
   },
 };
