@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown';
 
 // The published package: ESM and .d.ts, one file per source module under dist/, an entry file per
-// export (index, core, testing, adapters, client, ai-sdk, ag-ui, json, audit, policy, renderers, server, otel), dependencies and peers left as imports. `npm run build` writes dist/; `npm test` builds once,
+// export (index, core, testing, adapters, client, ai-sdk, ag-ui, json, audit, policy, renderers, server, otel, mcp-apps), dependencies and peers left as imports. `npm run build` writes dist/; `npm test` builds once,
 // packs, and checks the tarball (scripts/pack.mjs).
 export default defineConfig({
   entry: {
@@ -18,6 +18,7 @@ export default defineConfig({
     renderers: 'src/renderers/index.ts',
     server: 'src/server/index.ts',
     otel: 'src/otel/index.ts',
+    'mcp-apps': 'src/mcp-apps/index.ts',
   },
   format: 'esm',
   platform: 'neutral',

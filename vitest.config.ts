@@ -49,6 +49,8 @@ function storybookProject(name: string, initialGlobals: Record<string, unknown>)
         '@ag-ui/client',
         '@ag-ui/core',
         '@ag-ui/encoder',
+        // The MCP Apps host bridge, loaded by import() when a frame mounts: pre-bundled up front.
+        '@modelcontextprotocol/ext-apps/app-bridge',
       ],
     },
     test: {

@@ -18,5 +18,6 @@ export const alias = {
   'toolgate/renderers': here('../src/renderers/index.ts'),
   'toolgate/server': here('../src/server/index.ts'),
   'toolgate/otel': here('../src/otel/index.ts'),
+  'toolgate/mcp-apps': here('../src/mcp-apps/index.ts'),
   toolgate: here('../src/index.ts'),
 };

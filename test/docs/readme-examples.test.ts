@@ -25,6 +25,7 @@ const CHECKED = [
   'Audit',
   'Approvals any server can verify',
   'File edits, reviewed by change',
+  'MCP Apps',
 ];
 
 interface Example {
