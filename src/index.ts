@@ -142,8 +142,12 @@ export {
   type ToolStreamStore,
   type ToolStreamStoreOptions,
   type ToolStreamStoreState,
+  type ToolStreamTap,
+  type ToolStreamTapEntry,
   type VerifyAuditLogOptions,
   type ToolgateClient,
+  type ToolgateEvent,
+  type ToolgateEventListener,
   type ToolgateOptions,
 } from './core';
 export {

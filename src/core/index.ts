@@ -19,7 +19,7 @@ export type { ToolSession, ToolSessionStatus } from './session';
 export type { JsonValue } from './json-value';
 
 // The client: one object per agent session that owns the store, the app-tool host and the approvals, wired once
-export { createToolgate, type ToolgateClient, type ToolgateOptions } from './toolgate-client';
+export { createToolgate, type ToolgateClient, type ToolgateEvent, type ToolgateEventListener, type ToolgateOptions } from './toolgate-client';
 
 // Tool calls: the reducer, its state and the incremental argument parser
 export { createArgumentsParser, parsePartialArguments, type ArgumentsParser } from './arguments-parser';
@@ -44,6 +44,8 @@ export {
   type ToolStreamStore,
   type ToolStreamStoreOptions,
   type ToolStreamStoreState,
+  type ToolStreamTap,
+  type ToolStreamTapEntry,
 } from './store';
 export type { ErrorReporter } from './external-store';
 
