@@ -14,6 +14,7 @@ export const alias = {
   'toolgate/ag-ui': here('../src/bridges/ag-ui/index.ts'),
   'toolgate/policy': here('../src/core/policy/index.ts'),
   'toolgate/renderers': here('../src/renderers/index.ts'),
+  'toolgate/devtools': here('../src/devtools/index.ts'),
   'toolgate/server': here('../src/server/index.ts'),
   toolgate: here('../src/index.ts'),
 };

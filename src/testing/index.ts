@@ -32,3 +32,13 @@ export {
   type ReplayOptions,
   type ReplayTarget,
 } from './replay';
+export {
+  isToolgateRecording,
+  parseRecording,
+  type RecordedAnswer,
+  type RecordedPageEvent,
+  type RecordedPause,
+  type RecordedRefusal,
+  type RecordingRead,
+  type ToolgateRecording,
+} from './recording';
