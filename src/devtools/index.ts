@@ -12,3 +12,6 @@ export {
 } from './recorder';
 export { recordingToJson, toRecording } from './recording-export';
 export { inspectRecording } from './recording-inspect';
+export { callHistory, filterChoices, filterEntries, type DevtoolsFilter } from './entry-filter';
+export { ToolgateDevtools, type ToolgateDevtoolsProps } from './toolgate-devtools';
+export { toolgateDevtoolsPlugin, type ToolgateDevtoolsPlugin } from './tanstack-plugin';
