@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown';
 
 // The published package: ESM and .d.ts, one file per source module under dist/, an entry file per
-// export (index, core, testing, adapters, client, ai-sdk, ag-ui, policy, renderers, server), dependencies and peers left as imports. `npm run build` writes dist/; `npm test` builds once,
+// export (index, core, testing, adapters, client, ai-sdk, ag-ui, policy, renderers, server, devtools), dependencies and peers left as imports. `npm run build` writes dist/; `npm test` builds once,
 // packs, and checks the tarball (scripts/pack.mjs).
 export default defineConfig({
   entry: {
@@ -15,6 +15,7 @@ export default defineConfig({
     policy: 'src/core/policy/index.ts',
     renderers: 'src/renderers/index.ts',
     server: 'src/server/index.ts',
+    devtools: 'src/devtools/index.ts',
   },
   format: 'esm',
   platform: 'neutral',

@@ -1,3 +1,4 @@
+'use client';
 // toolgate/devtools: a panel that shows a client's session (events, each call's history, approvals
 // and audit records), the recorder behind it, recordings a test replays, and a TanStack Devtools
 // plugin. Loaded only by apps that import it. Each name is listed on purpose and described in docs/api.md.
