@@ -64,3 +64,27 @@ export function filterChoices(entries: readonly DevtoolsEntry[]): { callIds: str
 export function callHistory(entries: readonly DevtoolsEntry[], callId: string): DevtoolsEntry[] {
   return entries.filter((entry) => entry.callId === callId && (entry.source === 'session' || entry.source === 'page' || entry.source === 'answer'));
 }
+
+/**
+ * The last `max` entries `filter` keeps among the first `length` of `entries`, in order, and
+ * whether there are more: read from the end, so a view of a long session costs what it shows.
+ *
+ * @example
+ * const { shown, more } = latestEntries(entries, length, { turnId: 't1' }, 300);
+ */
+export function latestEntries(
+  entries: readonly DevtoolsEntry[],
+  length: number,
+  filter: DevtoolsFilter,
+  max: number,
+): { shown: DevtoolsEntry[]; more: boolean } {
+  const shown: DevtoolsEntry[] = [];
+  let i = Math.min(length, entries.length) - 1;
+  for (; i >= 0 && shown.length < max; i--) {
+    const entry = entries[i] as DevtoolsEntry;
+    if (filterEntries([entry], filter).length > 0) shown.push(entry);
+  }
+  let more = false;
+  for (; i >= 0 && !more; i--) more = filterEntries([entries[i] as DevtoolsEntry], filter).length > 0;
+  return { shown: shown.reverse(), more };
+}

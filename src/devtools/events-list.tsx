@@ -1,7 +1,7 @@
 /**
  * The session's events in order, as the recorder kept them: each a button that opens its call's
- * history at that step; refused frames say why. Only the last `max` shown (the rest are counted),
- * so a long session costs the panel no more than a short one.
+ * history at that step; refused frames say why. The panel gives it only the latest entries, so a
+ * long session costs the panel no more than a short one.
  */
 import type { DevtoolsEntry } from './recorder';
 import { isRefused } from './entry-filter';
@@ -12,7 +12,8 @@ export interface EventsListProps {
   readonly entries: readonly DevtoolsEntry[];
   readonly selected: number | undefined;
   readonly onSelect: (entry: DevtoolsEntry) => void;
-  readonly max?: number;
+  /** Earlier entries match too but are not shown (only the latest are). */
+  readonly more?: boolean;
 }
 
 const outcomeOf = (entry: DevtoolsEntry): string => {
@@ -25,14 +26,14 @@ const outcomeOf = (entry: DevtoolsEntry): string => {
  * The events list of `<ToolgateDevtools>`.
  *
  * @example
- * <EventsList entries={filterEntries(entries, filter)} selected={index} onSelect={(entry) => open(entry)} />
+ * <EventsList entries={latestEntries(entries, length, filter, 300).shown} selected={index} onSelect={(entry) => open(entry)} />
  */
-export function EventsList({ entries, selected, onSelect, max = 300 }: EventsListProps) {
-  const shown = entries.length > max ? entries.slice(entries.length - max) : entries;
+export function EventsList({ entries, selected, onSelect, more = false }: EventsListProps) {
+  const shown = entries;
   return (
     <div>
       <p style={styles.muted} aria-live="polite">
-        {entries.length === 0 ? 'No events.' : entries.length > max ? `The last ${max} of ${entries.length} events.` : `${entries.length} events.`}
+        {entries.length === 0 ? 'No events.' : more ? `The latest ${entries.length} events (earlier ones match too).` : `${entries.length} events.`}
       </p>
       <ol style={styles.list} aria-label="Events">
         {shown.map((entry) => {

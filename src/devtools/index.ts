@@ -13,6 +13,6 @@ export {
 } from './recorder';
 export { recordingToJson, toRecording } from './recording-export';
 export { inspectRecording } from './recording-inspect';
-export { callHistory, filterChoices, filterEntries, type DevtoolsFilter } from './entry-filter';
+export { callHistory, filterChoices, filterEntries, latestEntries, type DevtoolsFilter } from './entry-filter';
 export { ToolgateDevtools, type ToolgateDevtoolsProps } from './toolgate-devtools';
 export { toolgateDevtoolsPlugin, type ToolgateDevtoolsPlugin } from './tanstack-plugin';

@@ -7,6 +7,7 @@
  * per animation frame, so a burst of fragments costs the panel one render.
  */
 import type { ToolCall, ToolEventVerdict, ToolgateClient, ToolgateEvent, ToolStreamState } from '../core';
+import { callOf } from '../core/call-table';
 
 /**
  * Where a recorded entry came from: the session's event (`session`), the page's own event
@@ -62,6 +63,10 @@ export interface DevtoolsRecorderState {
   readonly length: number;
   /** The recorder reached its `limit` and keeps nothing more. */
   readonly full: boolean;
+  /** The calls, types and turns seen so far (for the filters), kept as entries arrive. */
+  readonly choices: { readonly callIds: readonly string[]; readonly types: readonly string[]; readonly turnIds: readonly string[] };
+  /** Each call's entries in order (append-only, like `entries`). */
+  readonly byCall: ReadonlyMap<string, readonly DevtoolsEntry[]>;
 }
 
 /**
@@ -143,7 +148,16 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
   const schedule = options.scheduleFrame ?? defaultScheduleFrame;
   let entries: DevtoolsEntry[] = [];
   let full = false;
-  let snapshot: DevtoolsRecorderState = { entries, length: 0, full };
+  let byCall = new Map<string, DevtoolsEntry[]>();
+  const seen = { callIds: new Set<string>(), types: new Set<string>(), turnIds: new Set<string>() };
+  let choices: DevtoolsRecorderState['choices'] = { callIds: [], types: [], turnIds: [] };
+  let choicesChanged = false;
+  const note = (set: Set<string>, value: string | undefined) => {
+    if (value === undefined || set.has(value)) return;
+    set.add(value);
+    choicesChanged = true;
+  };
+  let snapshot: DevtoolsRecorderState = { entries, length: 0, full, choices, byCall };
   const listeners = new Set<() => void>();
   let scheduled = false;
   // An approval answer names its request; the request named its call.
@@ -153,7 +167,11 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
   const flush = (): void => {
     scheduled = false;
     if (snapshot.length === entries.length && snapshot.full === full && snapshot.entries === entries) return;
-    snapshot = { entries, length: entries.length, full };
+    if (choicesChanged) {
+      choicesChanged = false;
+      choices = { callIds: [...seen.callIds], types: [...seen.types].sort(), turnIds: [...seen.turnIds] };
+    }
+    snapshot = { entries, length: entries.length, full, choices, byCall };
     for (const listener of [...listeners]) listener();
   };
   const changed = (): void => {
@@ -209,22 +227,34 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
         callId = textOf(field(event.detail, 'callId'));
         break;
     }
-    const call = callId === undefined ? undefined : state?.calls[callId];
+    // callOf reads the state's table: `state.calls` would build the whole record for every event.
+    const call = callId === undefined || state === undefined ? undefined : callOf(state, callId);
     if (call?.turnId !== undefined && callId !== undefined) turnOfCall.set(callId, call.turnId);
-    entries.push({
+    const turnId = callId === undefined ? undefined : turnOfCall.get(callId);
+    const type = typeOf(event);
+    note(seen.types, type);
+    note(seen.callIds, callId);
+    note(seen.turnIds, turnId);
+    const entry: DevtoolsEntry = {
       index: entries.length,
       source: event.source,
       at: event.at,
-      type: typeOf(event),
+      type,
       payload,
       callId,
-      turnId: callId === undefined ? undefined : turnOfCall.get(callId),
+      turnId,
       verdict,
       reason,
       code,
       call,
       state,
-    });
+    };
+    entries.push(entry);
+    if (callId !== undefined) {
+      const list = byCall.get(callId);
+      if (list === undefined) byCall.set(callId, [entry]);
+      else list.push(entry);
+    }
     changed();
   };
 
@@ -241,9 +271,13 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
     clear() {
       entries = [];
       full = false;
+      byCall = new Map();
+      for (const set of Object.values(seen)) set.clear();
+      choicesChanged = false;
+      choices = { callIds: [], types: [], turnIds: [] };
       callOfRequest.clear();
       turnOfCall.clear();
-      snapshot = { entries, length: 0, full };
+      snapshot = { entries, length: 0, full, choices, byCall };
       for (const listener of [...listeners]) listener();
     },
     stop: stopListening,

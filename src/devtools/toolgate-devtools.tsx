@@ -11,7 +11,7 @@ import { AuditView } from './audit-view';
 import { CallApprovalView } from './call-approval';
 import { CallHistory } from './call-history';
 import { styles } from './devtools-styles';
-import { callHistory, filterChoices, filterEntries, type DevtoolsFilter } from './entry-filter';
+import { callHistory, filterChoices, latestEntries, type DevtoolsFilter } from './entry-filter';
 import { EventsList } from './events-list';
 import { createDevtoolsRecorder, type DevtoolsEntry, type DevtoolsRecorder, type DevtoolsRecorderState } from './recorder';
 import { recordingToJson, toRecording } from './recording-export';
@@ -38,7 +38,7 @@ export interface ToolgateDevtoolsProps {
   maxEvents?: number | undefined;
 }
 
-const EMPTY: DevtoolsRecorderState = { entries: [], length: 0, full: false };
+const EMPTY: DevtoolsRecorderState = { entries: [], length: 0, full: false, choices: { callIds: [], types: [], turnIds: [] }, byCall: new Map() };
 const quiet = () => () => {};
 
 function useRecorder(client: ToolgateClient, given: DevtoolsRecorder | undefined): DevtoolsRecorderState & { recorder: DevtoolsRecorder | undefined } {
@@ -87,10 +87,19 @@ export function ToolgateDevtools({ client, recorder: given, auditLog, initialRec
   const [selectedIndex, setSelectedIndex] = useState<number | undefined>(undefined);
   const id = useId();
 
-  const entries = useMemo(() => imported?.entries ?? live.entries.slice(0, live.length), [imported, live.entries, live.length]);
-  const choices = useMemo(() => filterChoices(entries), [entries]);
-  const shown = useMemo(() => filterEntries(entries, filter), [entries, filter]);
-  const steps = useMemo(() => (selected === undefined ? [] : callHistory(entries, selected.callId)), [entries, selected]);
+  // Live, each frame costs what the panel shows (the latest events, the recorder's own indexes),
+  // not the whole session: the bench measures a session with the panel open.
+  const entries = imported?.entries ?? live.entries;
+  const length = imported?.entries.length ?? live.length;
+  const importedChoices = useMemo(() => (imported ? filterChoices(imported.entries) : undefined), [imported]);
+  const choices = importedChoices ?? live.choices;
+  const max = maxEvents ?? 300;
+  const { shown, more } = useMemo(() => latestEntries(entries, length, filter, max), [entries, length, filter, max]);
+  const steps = useMemo(() => {
+    if (selected === undefined) return [];
+    if (imported) return callHistory(imported.entries, selected.callId);
+    return callHistory(live.byCall.get(selected.callId) ?? [], selected.callId);
+  }, [imported, live.byCall, live.length, selected]);
   const stepAt = selected === undefined ? 0 : Math.min(selected.step, Math.max(steps.length - 1, 0));
   const callAt = useMemo(() => {
     for (let i = stepAt; i >= 0; i--) if (steps[i]?.call !== undefined) return steps[i]?.call;
@@ -100,7 +109,7 @@ export function ToolgateDevtools({ client, recorder: given, auditLog, initialRec
   const select = (entry: DevtoolsEntry) => {
     setSelectedIndex(entry.index);
     if (entry.callId === undefined) return setSelected(undefined);
-    const history = callHistory(entries, entry.callId);
+    const history = imported ? callHistory(imported.entries, entry.callId) : callHistory(live.byCall.get(entry.callId) ?? [], entry.callId);
     const step = history.findIndex((item) => item.index === entry.index);
     setSelected({ callId: entry.callId, step: step < 0 ? history.length - 1 : step });
   };
@@ -195,7 +204,7 @@ export function ToolgateDevtools({ client, recorder: given, auditLog, initialRec
       </div>
       <div style={styles.columns}>
         <div style={styles.pane} role="region" aria-label="Session events" tabIndex={0}>
-          <EventsList entries={shown} selected={selectedIndex} onSelect={select} {...(maxEvents === undefined ? {} : { max: maxEvents })} />
+          <EventsList entries={shown} more={more} selected={selectedIndex} onSelect={select} />
         </div>
         <div style={styles.pane} role="region" aria-label="Call history" tabIndex={0}>
           {selected === undefined ? (
