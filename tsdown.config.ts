@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown';
 
 // The published package: ESM and .d.ts, one file per source module under dist/, an entry file per
-// export (index, core, testing, adapters, client, ai-sdk, ag-ui, json, audit, policy, renderers, server, otel, mcp-apps), dependencies and peers left as imports. `npm run build` writes dist/; `npm test` builds once,
+// export (index, core, testing, adapters, client, ai-sdk, ag-ui, json, audit, policy, renderers, server, otel, mcp-apps, devtools), dependencies and peers left as imports. `npm run build` writes dist/; `npm test` builds once,
 // packs, and checks the tarball (scripts/pack.mjs).
 export default defineConfig({
   entry: {
@@ -19,6 +19,7 @@ export default defineConfig({
     server: 'src/server/index.ts',
     otel: 'src/otel/index.ts',
     'mcp-apps': 'src/mcp-apps/index.ts',
+    devtools: 'src/devtools/index.ts',
   },
   format: 'esm',
   platform: 'neutral',

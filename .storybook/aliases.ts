@@ -16,6 +16,7 @@ export const alias = {
   'toolgate/audit': here('../src/core/audit/index.ts'),
   'toolgate/policy': here('../src/core/policy/index.ts'),
   'toolgate/renderers': here('../src/renderers/index.ts'),
+  'toolgate/devtools': here('../src/devtools/index.ts'),
   'toolgate/server': here('../src/server/index.ts'),
   'toolgate/otel': here('../src/otel/index.ts'),
   'toolgate/mcp-apps': here('../src/mcp-apps/index.ts'),

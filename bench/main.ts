@@ -4,7 +4,7 @@
  * bench/results.json, and exits non-zero when a gate fails.
  *
  *   npm run bench                  all sections
- *   npm run bench -- parser store  only these sections (parser, store, growth, memory, render, size, server);
+ *   npm run bench -- parser store  only these sections (parser, store, devtools, growth, memory, render, size, server);
  *                                  `size` also builds small Vite apps to measure what the kit adds at first load
  */
 import { writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { benchParser, FRAME, measureWideOpenArray, type ParserRow } from './parser';
 import { benchThroughput, measureCostPerCall, measureWideThroughStore } from './store';
 import { benchMemory } from './memory';
+import { benchDevtools } from './devtools';
 import { realisticArguments, wideArray } from './inputs';
 import { table } from './table';
 
@@ -23,7 +24,7 @@ export interface Gate {
   kind: 'gate' | 'goal';
 }
 
-const SECTIONS = ['parser', 'store', 'growth', 'memory', 'render', 'size', 'server'] as const;
+const SECTIONS = ['parser', 'store', 'devtools', 'growth', 'memory', 'render', 'size', 'server'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const asked = process.argv.slice(2).filter((a): a is Section => (SECTIONS as readonly string[]).includes(a));
@@ -129,6 +130,23 @@ if (run('store')) {
     ]),
   );
   results.store = rows;
+}
+
+if (run('devtools')) {
+  process.stdout.write('\ndevtools: 50 streams, panel closed and open…\n');
+  const { rows, ratio } = benchDevtools();
+  console.log('\n50 streams through a client with the coalescing store: the devtools panel closed, then open (its recorder and its work per frame)\n');
+  console.log(
+    table(rows, [
+      ['panel', (r) => r.panel],
+      ['events', (r) => String(r.events)],
+      ['total ms', (r) => r.totalMs.toFixed(1)],
+      ['panel frames', (r) => String(r.frames)],
+      ['x closed', (r) => (r.totalMs / (rows[0] as { totalMs: number }).totalMs).toFixed(2)],
+    ]),
+  );
+  gates.push({ kind: 'goal', name: 'devtools: 50 streams with the panel open / closed', measured: `${ratio.toFixed(2)}x`, limit: '≤ 1.5x', pass: ratio <= 1.5 });
+  results.devtools = { rows, ratio };
 }
 
 if (run('growth')) {

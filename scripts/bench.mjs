@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench: bundle bench/ (TypeScript) with esbuild and run it with a GC we can force.
-// Arguments name the sections to run (parser, store, growth, memory, render, size, server); none runs all.
+// Arguments name the sections to run (parser, store, devtools, growth, memory, render, size, server); none runs all.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

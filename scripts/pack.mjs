@@ -31,7 +31,7 @@ run(join(root, 'node_modules', '.bin', 'tsdown'), ['--log-level', 'warn']);
 
 // 'use client' marks the React entries for frameworks with server components (Next.js): it must be
 // the file's first statement, and only there, since core, testing, adapters and client run anywhere.
-const REACT_ENTRIES = ['index.js', 'renderers.js', 'mcp-apps.js'];
+const REACT_ENTRIES = ['index.js', 'renderers.js', 'mcp-apps.js', 'devtools.js'];
 const files = readdirSync('dist', { recursive: true }).map(String).filter((f) => f.endsWith('.js'));
 for (const file of files) {
   const text = readFileSync(join('dist', file), 'utf8');

@@ -33,6 +33,7 @@ export type {
 // A session wired by hand, without `createToolgate` (which does all of this in `client.connect`)
 export { bindAppToolHost, createHelloMessage, type BindAppToolHostOptions } from '../core/app-tools/bind-session';
 export { connectApprovalGate, createAppToolApprovalHandler } from '../core/approval/confirmation-bridges';
+export type { AppToolApprovalHandler, AppToolApprovalRequest } from '../core/app-tools/app-tool-host';
 
 // Sessions that survive a reload: the resume triple, the grants and the calls the page ran, kept in storage
 export { RELOADED_WHILE_RUNNING, type SavedCall, type SavedCalls } from '../core/app-tools/answer-ledger';

@@ -19,7 +19,7 @@ export type { ToolSession, ToolSessionStatus } from './session/tool-session';
 export type { JsonValue } from './json/json-value';
 
 // The client: one object per agent session that owns the store, the app-tool host and the approvals, wired once
-export { createToolgate, type ToolgateClient, type ToolgateOptions } from './toolgate-client';
+export { createToolgate, type ToolgateClient, type ToolgateEvent, type ToolgateEventListener, type ToolgateOptions } from './toolgate-client';
 
 // Tool calls and the state the store holds (the pure reducer: toolgate/testing; the incremental argument parser: toolgate/json)
 export { isTerminalStatus, type ToolCallStatus } from './stream/call-lifecycle';
@@ -46,8 +46,6 @@ export {
   defineAppTool,
   type AppCallState,
   type AppTool,
-  type AppToolApprovalHandler,
-  type AppToolApprovalRequest,
   type AppToolCallRequest,
   type AppToolContext,
   type AppToolEditCheck,

@@ -15,10 +15,11 @@ import { createConfirmationController } from './approval/confirmation-controller
 import type { ApprovalPolicy, ConfirmationController, ConfirmationControllerOptions } from './approval/confirmation-types';
 import { feederOf } from './audit/audit-feed-key';
 import type { AuditLog } from './audit/audit-log';
-import { describeThrown, type ErrorReporter } from './external-store';
+import { describeThrown, reportListenerError, type ErrorReporter } from './external-store';
 import type { ToolSession } from './session/tool-session';
 import { keepGrants, type SessionPersistence } from './session/session-persistence';
-import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions } from './stream/store';
+import { createToolStreamStore, type ToolStreamStore, type ToolStreamStoreOptions, type ToolStreamTapEntry } from './stream/store';
+import type { AppToolCallMessage, ClientMessage } from './wire';
 
 /**
  * Options of {@link createToolgate}. Each part is made by the client unless one made elsewhere is
@@ -105,7 +106,38 @@ export interface ToolgateClient {
   mount(): () => void;
   /** Disconnect every session, withdraw the approvals still waiting and close the host: the client is done. */
   close(): void;
+  /**
+   * Hear of everything that passes through the client, in order: each event the store takes (a
+   * session's or the page's own, with the reducer's verdict and the state after it), each
+   * app-tool call a connected session asks for, each message the page sends back, and each
+   * error the client reports. For tools that watch a session (`toolgate/devtools`): with no
+   * listener the client does no work for it. Returns the function that removes the listener.
+   */
+  onEvent(listener: ToolgateEventListener): () => void;
 }
+
+/**
+ * What a {@link ToolgateClient.onEvent} listener hears: an event the store took (`session` or
+ * `page`, see {@link ToolStreamTapEntry}), an app-tool call a session asked for (`tool-call`), a
+ * message the page sent to a session (`answer`: results, approvals, interrupts, `hello`), or an
+ * error the client reported (`error`). `at` is the store's clock.
+ *
+ * @example
+ * client.onEvent((entry) => { if (entry.source === 'answer') console.log('sent', entry.message); });
+ */
+export type ToolgateEvent =
+  | ToolStreamTapEntry
+  | { readonly source: 'tool-call'; readonly message: AppToolCallMessage; readonly at: number }
+  | { readonly source: 'answer'; readonly message: ClientMessage; readonly at: number }
+  | { readonly source: 'error'; readonly reason: string; readonly detail: unknown; readonly code: string; readonly at: number };
+
+/**
+ * A listener of {@link ToolgateClient.onEvent}.
+ *
+ * @example
+ * const listener: ToolgateEventListener = (entry) => log.push(entry);
+ */
+export type ToolgateEventListener = (entry: ToolgateEvent) => void;
 
 /**
  * Make the store, host and approvals for one agent session and wire them to each other: an app
@@ -121,8 +153,26 @@ export interface ToolgateClient {
  * client.close();
  */
 export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
-  const report: ErrorReporter = (reason, detail, code) => options.onError?.(reason, detail, code);
-  const calls = options.calls ?? createToolStreamStore({ onError: report, ...options.storeOptions });
+  const now = options.storeOptions?.now ?? Date.now;
+  // Listeners of `onEvent` (the devtools): each path below checks the set's size first, so a
+  // client nobody watches does no work for them.
+  const listeners = new Set<ToolgateEventListener>();
+  const tell = (entry: ToolgateEvent): void => {
+    for (const listener of listeners) {
+      try {
+        listener(entry);
+      } catch (error) {
+        reportListenerError(error, options.onError, 'a listener of client.onEvent');
+      }
+    }
+  };
+  // The store's refusals reach the listeners with the event itself (its verdict), not twice.
+  const storeReport: ErrorReporter = (reason, detail, code) => options.onError?.(reason, detail, code);
+  const report: ErrorReporter = (reason, detail, code) => {
+    storeReport(reason, detail, code);
+    if (listeners.size > 0) tell({ source: 'error', reason, detail, code, at: now() });
+  };
+  const calls = options.calls ?? createToolStreamStore({ onError: storeReport, ...options.storeOptions });
   const controller =
     options.approvals ??
     createConfirmationController({ onError: report, ...(options.policy === undefined ? {} : { policy: options.policy }), ...options.approvalOptions });
@@ -166,13 +216,17 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
     const unmount = mount();
     const stopGrants = persistence === undefined ? () => {} : keepGrants(persistence, approvals.grants);
     const stopEvents = session.subscribe((event) => calls.getState().dispatch(event));
-    const unbind = bindAppToolHost(session, host, {
+    const watched = watchSession(session, {
+      call: (message) => listeners.size > 0 && tell({ source: 'tool-call', message, at: now() }),
+      send: (message) => listeners.size > 0 && tell({ source: 'answer', message, at: now() }),
+    });
+    const unbind = bindAppToolHost(watched, host, {
       // The binding reports a thrown value (a failed send, a call it cannot answer): described here.
       onError: (error: unknown) => report(describeThrown(error), error, 'session-binding'),
       lastSeq: () => calls.getState().lastSeq,
     });
     // `calls`: an approval whose call ended here (the turn was interrupted, the server settled it) is withdrawn.
-    const stopGate = connectApprovalGate(session, approvals, {
+    const stopGate = connectApprovalGate(watched, approvals, {
       onError: report,
       calls,
       ...(options.schemaOf === undefined ? {} : { schemaOf: options.schemaOf }),
@@ -203,5 +257,43 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
     feed?.stop();
   };
 
-  return { calls, host, approvals, audit: options.audit, mount, connect, close };
+  let untap = (): void => {};
+  const onEvent = (listener: ToolgateEventListener): (() => void) => {
+    if (listeners.size === 0) untap = calls.tap(tell);
+    listeners.add(listener);
+    let listening = true;
+    return () => {
+      if (!listening) return;
+      listening = false;
+      listeners.delete(listener);
+      if (listeners.size === 0) untap();
+    };
+  };
+
+  return { calls, host, approvals, audit: options.audit, mount, connect, close, onEvent };
+}
+
+/**
+ * The session as the client's wiring sees it: the same session, whose app-tool calls and sends
+ * are also told to `watch`. Methods are bound to the session itself (a class with private fields
+ * keeps working).
+ */
+function watchSession(session: ToolSession, watch: { call(message: AppToolCallMessage): unknown; send(message: ClientMessage): unknown }): ToolSession {
+  const send = (message: ClientMessage): void => {
+    session.send(message);
+    watch.send(message);
+  };
+  const onToolCall = (handler: (call: AppToolCallMessage) => void): (() => void) =>
+    session.onToolCall((message) => {
+      watch.call(message);
+      handler(message);
+    });
+  return new Proxy(session, {
+    get(target, key) {
+      if (key === 'send') return send;
+      if (key === 'onToolCall') return onToolCall;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -43,3 +43,13 @@ export {
   type ToolEventVerdict,
 } from '../core/stream/reducer';
 export type { LocalToolEvent } from '../core/stream/local-events';
+export {
+  isToolgateRecording,
+  parseRecording,
+  type RecordedAnswer,
+  type RecordedPageEvent,
+  type RecordedPause,
+  type RecordedRefusal,
+  type RecordingRead,
+  type ToolgateRecording,
+} from './recording';

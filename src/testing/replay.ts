@@ -8,6 +8,8 @@
  * const store = createToolStreamStore({ now: clock.now });
  * await replayEvents(store, [...callEvents('c1', { arguments: { q: 'cats' } }), pause(800), toolEvents.closed()], { clock });
  */
+import type { LocalToolEvent } from '../core/stream/local-events';
+import { isToolgateRecording, type ToolgateRecording } from './recording';
 import type { ScriptStep } from './scripted-session';
 import { toolEvents } from './tool-events';
 
@@ -29,6 +31,21 @@ export class ReplayPause {
  */
 export const pause = (ms: number): ReplayPause => new ReplayPause(ms);
 
+/** A pause as a recording writes it (`{ type: 'toolgate.pause', ms }`), or `pause(ms)`: its duration. */
+function pauseOf(item: unknown): number | undefined {
+  if (item instanceof ReplayPause) return item.ms;
+  if (typeof item !== 'object' || item === null) return undefined;
+  const { type, ms } = item as { type?: unknown; ms?: unknown };
+  return type === 'toolgate.pause' && typeof ms === 'number' && ms >= 0 ? ms : undefined;
+}
+
+/** One of the page's own events as a recording writes it (`{ type: 'toolgate.page', event }`). */
+function pageEventOf(item: unknown): LocalToolEvent | undefined {
+  if (typeof item !== 'object' || item === null || (item as { type?: unknown }).type !== 'toolgate.page') return undefined;
+  const event = (item as { event?: unknown }).event;
+  return typeof event === 'object' && event !== null ? (event as LocalToolEvent) : undefined;
+}
+
 /**
  * What events are replayed into: a store (`getState().dispatch`) or anything with `dispatch`/`emit`.
  *
@@ -37,7 +54,13 @@ export const pause = (ms: number): ReplayPause => new ReplayPause(ms);
  * await replayEvents(target, callEvents('c1', { arguments: { q: 'cats' } }));
  */
 export type ReplayTarget =
-  | { getState(): { dispatch(event: unknown): void } }
+  | {
+      getState(): {
+        dispatch(event: unknown): void;
+        interrupt?(turnId?: string): void;
+        markApproval?(callId: string, mark: Extract<LocalToolEvent, { type: 'approval' }>['mark']): void;
+      };
+    }
   | { dispatch(event: unknown): void }
   | { emit(event: unknown): void };
 
@@ -68,16 +91,32 @@ const sleep = (ms: number, options: ReplayOptions) =>
   });
 
 /**
- * Dispatch `items` (events and {@link pause}s) in order. Starts after the caller's setup (a
- * StrictMode cleanup can abort before anything is sent). Resolves with how many events were sent.
+ * Dispatch `items` (events and {@link pause}s) in order, or a recording's `events` (a
+ * {@link ToolgateRecording} from `toolgate/devtools`, whose pauses are JSON and whose page events
+ * go through a store's own `interrupt` and `markApproval`; other targets skip them, as only the
+ * page makes them). Starts after the caller's setup (a StrictMode cleanup can abort before
+ * anything is sent). Resolves with how many events were sent.
  *
  * @example
  * await replayEvents(store, interleave(callEvents('a', { arguments: x }), callEvents('b', { arguments: y })), { speed: 2 });
+ * await replayEvents(store, recording, { clock: createManualClock({ start: recording.startedAt }) });
  */
-export async function replayEvents(target: ReplayTarget, items: Iterable<unknown>, options: ReplayOptions = {}): Promise<number> {
+export async function replayEvents(target: ReplayTarget, source: Iterable<unknown> | ToolgateRecording, options: ReplayOptions = {}): Promise<number> {
   const { speed = Infinity, batch = 500, clock, signal } = options;
   if (!(speed > 0)) throw new RangeError(`speed must be a positive number (Infinity for instant), not ${String(speed)}`);
+  const items: Iterable<unknown> = isToolgateRecording(source) ? source.events : (source as Iterable<unknown>);
+  if (typeof (items as { [Symbol.iterator]?: unknown })?.[Symbol.iterator] !== 'function') {
+    throw new TypeError('replayEvents takes a list of events or a toolgate recording (format "toolgate.recording", version 1)');
+  }
   const send = (event: unknown) => {
+    const page = pageEventOf(event);
+    if (page !== undefined) {
+      if (!('getState' in target)) return;
+      const store = target.getState();
+      if (page.type === 'interrupt') store.interrupt?.(page.turnId);
+      else if (page.type === 'approval') store.markApproval?.(page.callId, page.mark);
+      return;
+    }
     if ('getState' in target) target.getState().dispatch(event);
     else if ('dispatch' in target) target.dispatch(event);
     else target.emit(event);
@@ -87,9 +126,10 @@ export async function replayEvents(target: ReplayTarget, items: Iterable<unknown
   await sleep(0, options);
   for (const item of items) {
     if (signal?.aborted) break;
-    if (item instanceof ReplayPause) {
-      await clock?.advance(item.ms);
-      const ms = item.ms / speed;
+    const pauseMs = pauseOf(item);
+    if (pauseMs !== undefined) {
+      await clock?.advance(pauseMs);
+      const ms = pauseMs / speed;
       run = 0;
       await sleep(ms > 0 && Number.isFinite(ms) ? ms : 0, options);
       continue;
@@ -112,7 +152,10 @@ export async function replayEvents(target: ReplayTarget, items: Iterable<unknown
  * await session.play();
  */
 export function eventScript(items: Iterable<unknown>): ScriptStep[] {
-  return Array.from(items, (item): ScriptStep => (item instanceof ReplayPause ? { kind: 'delay', ms: item.ms } : { kind: 'emit', event: item }));
+  return Array.from(items, (item): ScriptStep => {
+    const ms = pauseOf(item);
+    return ms === undefined ? { kind: 'emit', event: item } : { kind: 'delay', ms };
+  });
 }
 
 /**

@@ -7,15 +7,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import * as v from 'valibot';
 import { type } from 'arktype';
-import {
-  createAppToolHost,
-  type AppToolApprovalHandler,
-  type AppToolApprovalRequest,
-  type AppToolCallRequest,
-  type AppToolHost,
-  type JsonValue,
-  type StandardSchemaV1,
-} from 'toolgate/core';
+import { createAppToolHost, type AppToolCallRequest, type AppToolHost, type JsonValue, type StandardSchemaV1 } from 'toolgate/core';
+import { type AppToolApprovalHandler, type AppToolApprovalRequest } from 'toolgate/client';
 import { createManualClock } from 'toolgate/testing';
 
 type AppToolApproval = Awaited<ReturnType<AppToolApprovalHandler>>;

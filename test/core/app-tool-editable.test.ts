@@ -7,7 +7,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createAppToolHost, createConfirmationController, createToolStreamStore, type AppToolApprovalRequest, type JsonValue } from 'toolgate/core';
+import { createAppToolHost, createConfirmationController, createToolStreamStore, type JsonValue } from 'toolgate/core';
+import { type AppToolApprovalRequest } from 'toolgate/client';
 import { createAppToolApprovalHandler } from 'toolgate/client';
 import { callEvents, createManualClock } from 'toolgate/testing';
 import { callOf } from '../../src/core/stream/call-table';

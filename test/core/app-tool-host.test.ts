@@ -1,13 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createAppToolHost,
-  ToolError,
-  type AppToolApprovalRequest,
-  type AppToolCallRequest,
-  type AppToolContext,
-  type AppToolHostOptions,
-  type ToolResult,
-} from 'toolgate/core';
+import { createAppToolHost, ToolError, type AppToolCallRequest, type AppToolContext, type AppToolHostOptions, type ToolResult } from 'toolgate/core';
+import { type AppToolApprovalRequest } from 'toolgate/client';
 import { createManualClock } from 'toolgate/testing';
 
 function deferred<T = void>() {

@@ -26,6 +26,7 @@ const CHECKED = [
   'Approvals any server can verify',
   'File edits, reviewed by change',
   'MCP Apps',
+  'Devtools',
 ];
 
 interface Example {

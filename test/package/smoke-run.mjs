@@ -34,7 +34,7 @@ const restore = [
   spy(process, 'on'),
 ];
 const entries = {};
-for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate/ai-sdk', 'toolgate/ag-ui', 'toolgate/json', 'toolgate/audit', 'toolgate/policy', 'toolgate/renderers', 'toolgate/server', 'toolgate/otel', 'toolgate/mcp-apps', 'toolgate']) {
+for (const name of ['toolgate/core', 'toolgate/testing', 'toolgate/adapters', 'toolgate/client', 'toolgate/ai-sdk', 'toolgate/ag-ui', 'toolgate/json', 'toolgate/audit', 'toolgate/policy', 'toolgate/renderers', 'toolgate/server', 'toolgate/otel', 'toolgate/mcp-apps', 'toolgate/devtools', 'toolgate']) {
   entries[name] = await import(name);
 }
 restore.forEach((undo) => undo());

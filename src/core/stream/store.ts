@@ -12,7 +12,7 @@
  */
 import type { devtools as zustandDevtools } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { guardListeners, type ErrorReporter } from '../external-store';
+import { guardListeners, reportListenerError, type ErrorReporter } from '../external-store';
 import type { ApprovalMark, LocalToolEvent } from './local-events';
 import {
   initialToolStreamState,
@@ -91,7 +91,38 @@ export type ToolStreamStoreState = ToolStreamState & ToolStreamActions;
 export interface ToolStreamStore extends StoreApi<ToolStreamStoreState> {
   /** Deliver pending coalesced notifications now (no-op without coalescing). */
   flush(): void;
+  /**
+   * Hear of every event the store takes, accepted or not, at once (never coalesced): a session's
+   * (`dispatch`) and the page's own (`interrupt`, `markApproval`), each with the reducer's verdict
+   * and the state after it. For tools that watch a session (the devtools' recorder); a store with
+   * no tap does no work for it. Returns the function that removes the tap.
+   */
+  tap(listener: ToolStreamTap): () => void;
 }
+
+/**
+ * What a {@link ToolStreamStore.tap} hears of one event: where it came from (`session` for
+ * `dispatch`, `page` for the page's own changes), the event, the reducer's verdict (why an event
+ * was refused or ignored), the state after it and the store's clock when it was taken.
+ *
+ * @example
+ * const stop = store.tap(({ source, event, verdict }) => { if (verdict.outcome === 'rejected') console.warn(source, verdict.reason, event); });
+ */
+export interface ToolStreamTapEntry {
+  readonly source: 'session' | 'page';
+  readonly event: unknown;
+  readonly verdict: ToolEventVerdict;
+  readonly state: ToolStreamState;
+  readonly at: number;
+}
+
+/**
+ * A listener of {@link ToolStreamStore.tap}.
+ *
+ * @example
+ * const listener: ToolStreamTap = (entry) => entries.push(entry);
+ */
+export type ToolStreamTap = (entry: ToolStreamTapEntry) => void;
 
 /**
  * Options of {@link createToolStreamStore}.
@@ -153,22 +184,50 @@ export function createToolStreamStore(options: ToolStreamStoreOptions = {}): Too
   };
 
   let flushNow = (): void => {};
+  // The taps (the devtools' recorder): without one, an event costs one size check more.
+  const taps = new Set<ToolStreamTap>();
+  const tellTaps = (source: ToolStreamTapEntry['source'], event: unknown, verdict: ToolEventVerdict, state: ToolStreamState, at: number): void => {
+    const entry: ToolStreamTapEntry = { source, event, verdict, state, at };
+    for (const listener of taps) {
+      try {
+        listener(entry);
+      } catch (error) {
+        // A tap that throws must not undo the change it heard of, nor keep the others from it.
+        reportListenerError(error, listenerErrors, 'a tap of the tool-call store');
+      }
+    }
+  };
+  const tap = (listener: ToolStreamTap): (() => void) => {
+    taps.add(listener);
+    return () => void taps.delete(listener);
+  };
   const base = createStore<ToolStreamStoreState>()((_set, get, api) => {
-    const commit = (step: { state: ToolStreamStoreState; verdict: ToolEventVerdict }, event: unknown, action: () => string) => {
+    const commit = (
+      step: { state: ToolStreamStoreState; verdict: ToolEventVerdict },
+      event: unknown,
+      action: () => string,
+      source: ToolStreamTapEntry['source'],
+      at: number,
+    ) => {
       // Through api.setState (not the creator's set): the devtools middleware, attached later,
       // replaces it to record each change. The third argument names the action; zustand ignores it.
       if (step.state !== get()) (api.setState as SetStateNamed)(step.state, true, options.devtools ? action() : undefined);
       report(step.verdict, event);
+      if (taps.size > 0) tellTaps(source, event, step.verdict, step.state, at);
     };
     // The page's own change (a person pressed Stop, answered an approval) is told at once even
     // when notifications are coalesced: only the session's stream waits for the next frame.
     const local = (event: LocalToolEvent) => {
-      commit(stepLocalToolEvent(get(), event, { now: now() }), event, () => `toolgate.${event.type}`);
+      const at = now();
+      commit(stepLocalToolEvent(get(), event, { now: at }), event, () => `toolgate.${event.type}`, 'page', at);
       flushNow();
     };
     // Assigned onto the initial state, not spread: its calls come from a prototype (the reducer's).
     return Object.assign(initialToolStreamState(options), {
-      dispatch: (event: unknown) => commit(stepToolEvent(get(), event, { now: now() }), event, () => actionName(event)),
+      dispatch: (event: unknown) => {
+        const at = now();
+        commit(stepToolEvent(get(), event, { now: at }), event, () => actionName(event), 'session', at);
+      },
       interrupt: (turnId?: string) => local(turnId === undefined ? { type: 'interrupt' } : { type: 'interrupt', turnId }),
       markApproval: (callId: string, mark: ApprovalMark) => local({ type: 'approval', callId, mark }),
     });
@@ -178,10 +237,10 @@ export function createToolStreamStore(options: ToolStreamStoreOptions = {}): Too
   const listenerErrors: ErrorReporter | undefined = onError && ((reason, detail) => onError(reason, detail, 'listener-threw'));
   guardListeners(base, listenerErrors);
   if (options.devtools !== undefined) attachDevtools(base, options.devtools);
-  if (!coalesce) return Object.assign(base, { flush: () => {} });
+  if (!coalesce) return Object.assign(base, { flush: () => {}, tap });
   const coalesced = guardListeners(coalesceNotifications(base, options.scheduleFrame ?? defaultScheduleFrame), listenerErrors);
   flushNow = coalesced.flush;
-  return coalesced;
+  return Object.assign(coalesced, { tap });
 }
 
 type Listener<T> = (state: T, previous: T) => void;

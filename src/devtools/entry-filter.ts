@@ -1,0 +1,90 @@
+/**
+ * Which recorded entries a view shows: by call, by type and by turn, or only what was refused.
+ * Pure, so the panel and a test agree on what a filter means.
+ */
+import type { DevtoolsEntry } from './recorder';
+
+/**
+ * A filter of the events list; an empty field shows everything.
+ *
+ * @example
+ * const filter: DevtoolsFilter = { callId: 'c1', refusedOnly: true };
+ */
+export interface DevtoolsFilter {
+  readonly callId?: string | undefined;
+  readonly type?: string | undefined;
+  readonly turnId?: string | undefined;
+  /** Only frames the store refused and errors the client reported. */
+  readonly refusedOnly?: boolean | undefined;
+}
+
+/** A refused frame (the reducer said no) or a reported error. */
+export const isRefused = (entry: DevtoolsEntry): boolean => entry.verdict?.outcome === 'rejected' || entry.source === 'error';
+
+/**
+ * The entries `filter` keeps, in order.
+ *
+ * @example
+ * const shown = filterEntries(entries, { type: 'tool.stream/settled', turnId: 't1' });
+ */
+export function filterEntries(entries: readonly DevtoolsEntry[], filter: DevtoolsFilter): DevtoolsEntry[] {
+  const { callId, type, turnId, refusedOnly } = filter;
+  return entries.filter(
+    (entry) =>
+      (!callId || entry.callId === callId) && (!type || entry.type === type) && (!turnId || entry.turnId === turnId) && (!refusedOnly || isRefused(entry)),
+  );
+}
+
+/**
+ * The calls, types and turns that occur in `entries`, sorted, for the filters' choices.
+ *
+ * @example
+ * const { callIds, types, turnIds } = filterChoices(entries);
+ */
+export function filterChoices(entries: readonly DevtoolsEntry[]): { callIds: string[]; types: string[]; turnIds: string[] } {
+  const callIds = new Set<string>();
+  const types = new Set<string>();
+  const turnIds = new Set<string>();
+  for (const entry of entries) {
+    if (entry.callId !== undefined) callIds.add(entry.callId);
+    if (entry.turnId !== undefined) turnIds.add(entry.turnId);
+    types.add(entry.type);
+  }
+  return { callIds: [...callIds], types: [...types].sort(), turnIds: [...turnIds] };
+}
+
+/**
+ * A call's history: the entries that changed or tried to change it, each with the call's state
+ * after it (`call`), in order.
+ *
+ * @example
+ * const steps = callHistory(entries, 'c1');
+ * steps.at(-1)?.call?.status; // where it stands now
+ */
+export function callHistory(entries: readonly DevtoolsEntry[], callId: string): DevtoolsEntry[] {
+  return entries.filter((entry) => entry.callId === callId && (entry.source === 'session' || entry.source === 'page' || entry.source === 'answer'));
+}
+
+/**
+ * The last `max` entries `filter` keeps among the first `length` of `entries`, in order, and
+ * whether there are more: read from the end, so a view of a long session costs what it shows.
+ *
+ * @example
+ * const { shown, more } = latestEntries(entries, length, { turnId: 't1' }, 300);
+ */
+export function latestEntries(
+  entries: readonly DevtoolsEntry[],
+  length: number,
+  filter: DevtoolsFilter,
+  max: number,
+): { shown: DevtoolsEntry[]; more: boolean } {
+  const shown: DevtoolsEntry[] = [];
+  let i = Math.min(length, entries.length) - 1;
+  for (; i >= 0 && shown.length < max; i--) {
+    const entry = entries[i] as DevtoolsEntry;
+    if (filterEntries([entry], filter).length > 0) shown.push(entry);
+  }
+  let more = false;
+  for (; i >= 0 && !more; i--) more = filterEntries([entries[i] as DevtoolsEntry], filter).length > 0;
+  return { shown: shown.reverse(), more };
+}

@@ -1,0 +1,291 @@
+/**
+ * The devtools' recorder: everything a client's `onEvent` tells, kept in order with what a view
+ * needs to filter and step through it (the call, its turn, its state after each event). No React.
+ *
+ * It is cheap on purpose, since it runs beside a live session (the bench measures it): entries go
+ * into one append-only array (no copy per event), and listeners hear of new entries at most once
+ * per animation frame, so a burst of fragments costs the panel one render.
+ */
+import type { ToolCall, ToolgateClient, ToolgateEvent, ToolStreamState } from '../core';
+import type { ToolEventVerdict } from '../core/stream/reducer';
+import { callOf } from '../core/stream/call-table';
+
+/**
+ * Where a recorded entry came from: the session's event (`session`), the page's own event
+ * (`page`: a local interrupt, an approval mark), an app-tool call the session asked for
+ * (`tool-call`), a message the page sent (`answer`), or an error the client reported (`error`).
+ *
+ * @example
+ * const shown: DevtoolsSource[] = ['session', 'page'];
+ */
+export type DevtoolsSource = ToolgateEvent['source'];
+
+/**
+ * One recorded entry, with what the views read of it.
+ *
+ * @example
+ * const refused = entries.filter((entry: DevtoolsEntry) => entry.verdict?.outcome === 'rejected');
+ */
+export interface DevtoolsEntry {
+  /** Its place in the recording, from 0. */
+  readonly index: number;
+  readonly source: DevtoolsSource;
+  /** The store's clock when it happened. */
+  readonly at: number;
+  /** A short name: `tool.stream/start`, `page/interrupt`, `answer/tool.result`, `error/session-binding`. */
+  readonly type: string;
+  /** The event or message itself, as it came. */
+  readonly payload: unknown;
+  /** The call it concerns, when it names one (an approval answer is traced to its call). */
+  readonly callId: string | undefined;
+  /** That call's turn, when known. */
+  readonly turnId: string | undefined;
+  /** The reducer's verdict (`session` and `page` entries). */
+  readonly verdict: ToolEventVerdict | undefined;
+  /** Why it was refused or what went wrong: a rejected event's or an error's reason. */
+  readonly reason: string | undefined;
+  /** The refusal's or error's code. */
+  readonly code: string | undefined;
+  /** The call's state right after this entry (`session` and `page` entries that name a call). */
+  readonly call: ToolCall | undefined;
+  /** The store's whole state right after (`session` and `page` entries). */
+  readonly state: ToolStreamState | undefined;
+}
+
+/**
+ * What a recorder holds now. `entries` is append-only: read it up to `length` (a later entry may
+ * already be there before listeners hear of it).
+ *
+ * @example
+ * const { entries, length, full }: DevtoolsRecorderState = recorder.getState();
+ */
+export interface DevtoolsRecorderState {
+  readonly entries: readonly DevtoolsEntry[];
+  readonly length: number;
+  /** The recorder reached its `limit` and keeps nothing more. */
+  readonly full: boolean;
+  /** The calls, types and turns seen so far (for the filters), kept as entries arrive. */
+  readonly choices: { readonly callIds: readonly string[]; readonly types: readonly string[]; readonly turnIds: readonly string[] };
+  /** Each call's entries in order (append-only, like `entries`). */
+  readonly byCall: ReadonlyMap<string, readonly DevtoolsEntry[]>;
+}
+
+/**
+ * Options of {@link createDevtoolsRecorder}.
+ *
+ * @example
+ * const recorder = createDevtoolsRecorder(client, { limit: 50_000 });
+ */
+export interface DevtoolsRecorderOptions {
+  /** Keep at most this many entries (default 20,000); past it the recorder stops and says so (`full`). */
+  limit?: number;
+  /** How listeners' notifications are batched (default: once per animation frame, else a 16 ms timer). */
+  scheduleFrame?: (flush: () => void) => void;
+}
+
+/**
+ * A recorder attached to one client: a store of entries a view subscribes to.
+ *
+ * @example
+ * const recorder = createDevtoolsRecorder(client);
+ * recorder.subscribe(() => console.log(recorder.getState().length, 'entries'));
+ * recorder.stop();
+ */
+export interface DevtoolsRecorder {
+  getState(): DevtoolsRecorderState;
+  subscribe(listener: () => void): () => void;
+  /** Bring `getState()` up to date now (listeners hear of it) instead of at the next frame. */
+  flush(): void;
+  /** Forget every entry (a new recording starts). */
+  clear(): void;
+  /** Stop listening to the client (the entries stay). */
+  stop(): void;
+}
+
+const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function field(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    // A hostile frame's getter: it names nothing.
+    return undefined;
+  }
+}
+
+function typeOf(entry: ToolgateEvent): string {
+  switch (entry.source) {
+    case 'session': {
+      const type = textOf(field(entry.event, 'type')) ?? '(no type)';
+      const phase = textOf(field(entry.event, 'phase'));
+      return phase === undefined ? type : `${type}/${phase}`;
+    }
+    case 'page':
+      return `page/${textOf(field(entry.event, 'type')) ?? '?'}`;
+    case 'tool-call':
+      return 'tool.call';
+    case 'answer':
+      return `answer/${entry.message.type}`;
+    case 'error':
+      return `error/${entry.code}`;
+  }
+}
+
+/**
+ * Record what passes through `client` from now on: every event the store takes (with the
+ * reducer's verdict and the call's state after it), refused frames with their reasons, app-tool
+ * calls, the page's answers and reported errors. `<ToolgateDevtools>` makes one while it is
+ * mounted; make one yourself, early, to keep what happened before the panel opened.
+ *
+ * @example
+ * const client = createToolgate();
+ * const recorder = createDevtoolsRecorder(client); // before connect: nothing is missed
+ * client.connect(session);
+ * // <ToolgateDevtools client={client} recorder={recorder} />
+ */
+export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, options: DevtoolsRecorderOptions = {}): DevtoolsRecorder {
+  const limit = options.limit ?? 20_000;
+  const schedule = options.scheduleFrame ?? defaultScheduleFrame;
+  let entries: DevtoolsEntry[] = [];
+  let full = false;
+  let byCall = new Map<string, DevtoolsEntry[]>();
+  const seen = { callIds: new Set<string>(), types: new Set<string>(), turnIds: new Set<string>() };
+  let choices: DevtoolsRecorderState['choices'] = { callIds: [], types: [], turnIds: [] };
+  let choicesChanged = false;
+  const note = (set: Set<string>, value: string | undefined) => {
+    if (value === undefined || set.has(value)) return;
+    set.add(value);
+    choicesChanged = true;
+  };
+  let snapshot: DevtoolsRecorderState = { entries, length: 0, full, choices, byCall };
+  const listeners = new Set<() => void>();
+  let scheduled = false;
+  // An approval answer names its request; the request named its call.
+  const callOfRequest = new Map<string, string>();
+  const turnOfCall = new Map<string, string>();
+
+  const flush = (): void => {
+    scheduled = false;
+    if (snapshot.length === entries.length && snapshot.full === full && snapshot.entries === entries) return;
+    if (choicesChanged) {
+      choicesChanged = false;
+      choices = { callIds: [...seen.callIds], types: [...seen.types].sort(), turnIds: [...seen.turnIds] };
+    }
+    snapshot = { entries, length: entries.length, full, choices, byCall };
+    for (const listener of [...listeners]) listener();
+  };
+  const changed = (): void => {
+    if (scheduled || listeners.size === 0) return;
+    scheduled = true;
+    schedule(flush);
+  };
+
+  const record = (event: ToolgateEvent): void => {
+    if (full) return;
+    if (entries.length >= limit) {
+      full = true;
+      changed();
+      return;
+    }
+    let callId: string | undefined;
+    let verdict: ToolEventVerdict | undefined;
+    let state: ToolStreamState | undefined;
+    let reason: string | undefined;
+    let code: string | undefined;
+    let payload: unknown;
+    switch (event.source) {
+      case 'session':
+      case 'page': {
+        payload = event.event;
+        verdict = event.verdict;
+        state = event.state;
+        callId = textOf(field(event.event, 'callId'));
+        const requestId = textOf(field(event.event, 'requestId'));
+        if (requestId !== undefined && callId !== undefined) callOfRequest.set(requestId, callId);
+        if (verdict.outcome === 'rejected') {
+          reason = verdict.reason;
+          code = verdict.issue;
+        } else if (verdict.outcome === 'ignored') reason = verdict.reason;
+        else if (verdict.warning !== undefined) {
+          reason = verdict.warning;
+          code = verdict.warningCode;
+        }
+        break;
+      }
+      case 'tool-call':
+      case 'answer': {
+        payload = event.message;
+        callId = textOf(field(event.message, 'callId')) ?? callOfRequest.get(textOf(field(event.message, 'requestId')) ?? '');
+        const turnId = textOf(field(event.message, 'turnId'));
+        if (callId !== undefined && turnId !== undefined) turnOfCall.set(callId, turnId);
+        break;
+      }
+      case 'error':
+        payload = event.detail;
+        reason = event.reason;
+        code = event.code;
+        callId = textOf(field(event.detail, 'callId'));
+        break;
+    }
+    // callOf reads the state's table: `state.calls` would build the whole record for every event.
+    const call = callId === undefined || state === undefined ? undefined : callOf(state, callId);
+    if (call?.turnId !== undefined && callId !== undefined) turnOfCall.set(callId, call.turnId);
+    const turnId = callId === undefined ? undefined : turnOfCall.get(callId);
+    const type = typeOf(event);
+    note(seen.types, type);
+    note(seen.callIds, callId);
+    note(seen.turnIds, turnId);
+    const entry: DevtoolsEntry = {
+      index: entries.length,
+      source: event.source,
+      at: event.at,
+      type,
+      payload,
+      callId,
+      turnId,
+      verdict,
+      reason,
+      code,
+      call,
+      state,
+    };
+    entries.push(entry);
+    if (callId !== undefined) {
+      const list = byCall.get(callId);
+      if (list === undefined) byCall.set(callId, [entry]);
+      else list.push(entry);
+    }
+    changed();
+  };
+
+  const stopListening = client.onEvent(record);
+  return {
+    getState: () => snapshot,
+    flush,
+    subscribe(listener) {
+      listeners.add(listener);
+      // Entries made while nobody listened are told to the first listener.
+      if (snapshot.length !== entries.length) changed();
+      return () => void listeners.delete(listener);
+    },
+    clear() {
+      entries = [];
+      full = false;
+      byCall = new Map();
+      for (const set of Object.values(seen)) set.clear();
+      choicesChanged = false;
+      choices = { callIds: [], types: [], turnIds: [] };
+      callOfRequest.clear();
+      turnOfCall.clear();
+      snapshot = { entries, length: 0, full, choices, byCall };
+      for (const listener of [...listeners]) listener();
+    },
+    stop: stopListening,
+  };
+}
+
+function defaultScheduleFrame(flush: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => flush());
+  else setTimeout(flush, 16);
+}
