@@ -184,7 +184,7 @@ describe('fileEditRenderer in the call’s card', () => {
     );
     act(() => callEvents('w1', { name: 'write_file', arguments: proposed, outcome: 'open' }).forEach((event) => store.getState().dispatch(event)));
     // Before an approval is asked for, the card shows the edit, read-only.
-    expect(screen.getByRole('region', { name: 'Changes to notes.txt' })).toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Changes to notes.txt' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Discard change 2' })).toBeNull();
     const outcome = confirmations.request({
       toolName: 'write_file',
