@@ -23,6 +23,7 @@ const CHECKED = [
   'Policies',
   'Approvals any server can verify',
   'File edits, reviewed by change',
+  'Elicitation',
 ];
 
 interface Example {
