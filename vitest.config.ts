@@ -42,6 +42,8 @@ function storybookProject(name: string, initialGlobals: Record<string, unknown>)
         'anser',
         'diff',
         'shell-quote',
+        // Syntax colouring of file edits, loaded by import() when a story turns it on.
+        'lowlight',
         // The bridges' stories run the real libraries in the page.
         'ai',
         'ai/test',

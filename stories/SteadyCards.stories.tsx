@@ -5,21 +5,30 @@ import { ToolCallCard, ToolgateProvider, createToolStreamStore } from 'toolgate'
 import { toolEvents as e } from 'toolgate/testing';
 
 /**
- * No flashing (`<ToolgateProvider steady>`): a call that starts and ends within a frame or two
- * shows its end only; a call that runs longer shows "Running" first. The line under the card lists
- * every status the card ever had in the page, as a MutationObserver saw it.
+ * No flashing, the default (no `steady` prop anywhere): a call that starts and ends within a frame
+ * or two shows its end only; a call that runs longer shows "Running" first. The line under the card
+ * lists every status the card ever had in the page, as a MutationObserver saw it, and keeps the
+ * card's height at each of those commits (`data-heights`): one height means no layout jump.
  */
 function SteadyPage() {
   const store = useMemo(() => createToolStreamStore(), []);
   const [calls, setCalls] = useState<string[]>([]);
   const [seen, setSeen] = useState<string[]>([]);
+  const [heights, setHeights] = useState<number[]>([]);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const root = box.current;
     if (root === null) return;
     const note = (status: string | null | undefined) => status && setSeen((all) => (all[all.length - 1] === status ? all : [...all, status]));
+    const measure = () => {
+      const card = root.querySelector('article');
+      if (card === null) return;
+      const height = Math.round(card.getBoundingClientRect().height);
+      setHeights((all) => (all.includes(height) ? all : [...all, height]));
+    };
     // Each commit, as it happens: a status that was in the page for one commit is caught too.
     const observer = new MutationObserver((records) => {
+      measure();
       for (const record of records) {
         if (record.type === 'attributes') note((record.target as HTMLElement).dataset['status']);
         else for (const node of record.addedNodes) if (node instanceof HTMLElement && node.tagName === 'ARTICLE') note(node.dataset['status']);
@@ -30,6 +39,7 @@ function SteadyPage() {
   }, []);
   const start = (id: string) => {
     setSeen([]);
+    setHeights([]);
     setCalls([id]);
     store.getState().dispatch(e.start(id, { name: 'read_file' }));
     store.getState().dispatch(e.delta(id, '{"path":"notes.txt"}'));
@@ -42,7 +52,7 @@ function SteadyPage() {
     queueMicrotask(() => store.getState().dispatch(e.settled(id, true)));
   };
   return (
-    <ToolgateProvider store={store} steady>
+    <ToolgateProvider store={store}>
       <p>
         <button type="button" className="toolgate-button" onClick={quick}>
           Run a quick call
@@ -56,10 +66,11 @@ function SteadyPage() {
       </p>
       <div ref={box}>
         {calls.map((id) => (
-          <ToolCallCard key={id} callId={id} steady />
+          <ToolCallCard key={id} callId={id} />
         ))}
       </div>
-      <p data-testid="seen">Statuses shown: {seen.join(', ') || 'none yet'}</p>
+      <p data-testid="seen" data-heights={heights.join(' ')}>
+        Statuses shown: {seen.join(', ') || 'none yet'}</p>
     </ToolgateProvider>
   );
 }
@@ -78,6 +89,8 @@ export const QuickCall: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Run a quick call' }));
     await waitFor(() => expect(canvas.getByRole('article', { name: 'read_file' })).toHaveAttribute('data-status', 'settled'));
     await expect(canvas.getByTestId('seen')).toHaveTextContent(/^Statuses shown: settled$/);
+    // Every commit that touched the card saw it at one height: no layout jump.
+    await expect(canvas.getByTestId('seen').dataset['heights']).toMatch(/^\d+$/);
   },
 };
 

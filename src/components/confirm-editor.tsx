@@ -148,7 +148,8 @@ function JsonField({ text, setText, problem, labels }: { text: string; setText: 
   );
 }
 
-interface FormProps {
+/** The form's fields, its legend and its problems: shared with the elicitation form (toolgate/renderers). Internal. */
+export interface FormProps {
   form: FormField;
   values: FormValues;
   setValues: (update: (values: FormValues) => FormValues) => void;
@@ -171,7 +172,7 @@ function FieldError({ id, message, labels }: { id: string; message: string; labe
 
 const hasRequired = (field: FormField): boolean => (field.kind === 'object' ? field.fields.some(hasRequired) : field.required);
 
-function FormFields(props: FormProps) {
+export function FormFields(props: FormProps) {
   const { form, issues, labels } = props;
   const placed = useMemo(() => placeIssues(form, issues), [form, issues]);
   return (

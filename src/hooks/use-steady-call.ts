@@ -11,16 +11,20 @@
  * and no change of the same status waits (argument fragments stream as they come). The store's own
  * `coalesce: 'frame'` merges events within one frame only, and is off outside the provider.
  */
-import { createContext, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { isTerminalStatus, type ToolCallStatus } from '../core/stream/call-status';
 import type { ToolCall } from '../core/stream/tool-call';
 
 /**
- * Whether the cards below hold their calls steady (`<ToolgateProvider steady>`). Off unless asked:
- * a card then draws a new call two frames late, which code that reads the page at once after an
- * event (tests written before) would not expect.
+ * Whether the cards below hold their calls steady (`<ToolgateProvider steady>`). On unless turned
+ * off (`steady={false}`): a card then draws a new running or streaming state two frames late, so
+ * code that reads the page right after an event waits for the state it expects.
  */
-export const SteadyCallsContext = createContext(false);
+export const SteadyCallsContext = createContext(true);
+
+const noSubscription = () => () => {};
+const clientSnapshot = () => false;
+const serverSnapshot = () => true;
 
 /** How many animation frames a new transient status waits before it is shown. */
 const HOLD_FRAMES = 2;
@@ -43,7 +47,11 @@ const nextFrame: Frame = (callback) => {
  */
 export function useSteadyCall(live: ToolCall | undefined, steady?: boolean): ToolCall | undefined {
   const on = useContext(SteadyCallsContext);
-  const holding = steady ?? on;
+  // On the server and while hydrating, draw what the store holds: the server runs no effect that
+  // would ever show a held state, and hydration must draw what the server did. The status drawn
+  // then counts as shown, so the first render after hydration keeps it.
+  const hydrating = useSyncExternalStore(noSubscription, clientSnapshot, serverSnapshot);
+  const holding = (steady ?? on) && !hydrating;
   // The status the person has been shown; a record of that status is drawn as it comes.
   const [shownStatus, setShownStatus] = useState<ToolCallStatus | undefined>(() => (live !== undefined && isTerminalStatus(live.status) ? live.status : undefined));
   const lastDrawn = useRef<ToolCall | undefined>(undefined);

@@ -70,7 +70,8 @@ export interface ToolgateProviderProps {
   /**
    * Hold the cards below steady: a call that starts and ends within a frame or two shows its end
    * only, never a running state on screen for a few milliseconds (a new running or streaming state
-   * is shown after two frames; an ending at once). Off by default; a card's own `steady` wins.
+   * is shown after two frames; an ending at once). On by default; `steady={false}` shows every
+   * state the moment it arrives. A card's own `steady` wins.
    */
   steady?: boolean;
   /**
@@ -106,7 +107,7 @@ export function ToolgateProvider(props: ToolgateProviderProps) {
   return (
     <ToolgateContext.Provider value={value}>
       <ToolRenderersContext.Provider value={props.renderers}>
-        <SteadyCallsContext.Provider value={props.steady ?? false}>{props.children}</SteadyCallsContext.Provider>
+        <SteadyCallsContext.Provider value={props.steady ?? true}>{props.children}</SteadyCallsContext.Provider>
       </ToolRenderersContext.Provider>
     </ToolgateContext.Provider>
   );

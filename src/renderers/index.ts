@@ -21,3 +21,18 @@ export {
   type FileEditView,
 } from './file-edit/file-edit-review';
 export { fileEditRenderer, createFileEditRenderer, type FileEditRendererOptions } from './file-edit/file-edit-renderer';
+export {
+  readElicitationRequest,
+  checkElicitationContent,
+  describeUrl,
+  type ElicitationRequest,
+  type ElicitationSchema,
+  type ElicitationProperty,
+  type ElicitationValue,
+  type ElicitationIssue,
+  type ElicitResult,
+  type UrlTarget,
+  type UrlWarning,
+} from './elicitation/elicitation-request';
+export { ElicitationDialog, type ElicitationDialogProps, type ElicitationLabels } from './elicitation/elicitation-dialog';
+export { useElicitation, type Elicitation } from './elicitation/use-elicitation';

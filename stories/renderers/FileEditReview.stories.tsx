@@ -74,11 +74,11 @@ async function tabToChange() {
   throw new Error('No change heading took the focus');
 }
 
-function Controlled(props: { arguments: FileEditArguments; current?: FileEditArguments; defaultView?: 'unified' | 'split'; windowAfter?: number }) {
+function Controlled(props: { arguments: FileEditArguments; current?: FileEditArguments; defaultView?: 'unified' | 'split'; windowAfter?: number; highlight?: boolean }) {
   const [current, setCurrent] = useState<FileEditArguments | undefined>(props.current);
   return (
     <>
-      <FileEditReview arguments={props.arguments} current={current} defaultView={props.defaultView} windowAfter={props.windowAfter} onChange={(next) => setCurrent(next)} />
+      <FileEditReview arguments={props.arguments} current={current} defaultView={props.defaultView} windowAfter={props.windowAfter} highlight={props.highlight} onChange={(next) => setCurrent(next)} />
       <output data-testid="kept-text">{current === undefined || !('newText' in current) ? '' : String(current.newText)}</output>
     </>
   );
@@ -103,6 +103,20 @@ export const Unified: Story = {
     // Back to every change kept: y on the same change.
     await userEvent.keyboard('y');
     await waitFor(() => expect(canvas.getByText('3 of 3 changes kept')).toBeVisible());
+  },
+};
+
+/** With syntax colouring (`highlight`): lowlight is loaded on demand, and the keys work as before. */
+export const Coloured: Story = {
+  args: { arguments: edit, highlight: true },
+  render: (args) => <Controlled arguments={args.arguments as FileEditArguments} highlight />,
+  play: async ({ canvas, canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.toolgate-file-edit-text[data-coloured] .hljs-keyword')).not.toBeNull());
+    const first = await tabToChange();
+    await expect(first).toHaveAccessibleName('Change 1 of 3, at line 1, kept');
+    await userEvent.keyboard('n');
+    await waitFor(() => expect(document.activeElement).toHaveAccessibleName('Change 1 of 3, at line 1, discarded'));
+    await expect(canvas.getByText('2 of 3 changes kept')).toBeVisible();
   },
 };
 

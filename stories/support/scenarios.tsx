@@ -37,8 +37,10 @@ export const interrupt = (turnId: string) => (store: ToolStreamStore) => store.g
 /** Provide a store built once from `items`; `children` may take the store (an Interrupt button needs it). */
 export function Fixed({ items, options, children }: { items: readonly unknown[]; options?: ToolStreamStoreOptions; children: ReactNode | ((store: ToolStreamStore) => ReactNode) }) {
   const [store] = useState(() => storeFrom(items, options));
+  // A still picture of one state, built before the page shows it: drawn as it is at once, not
+  // held as a new call would be (steady is for calls that arrive while the page is open).
   return (
-    <ToolgateProvider store={store}>
+    <ToolgateProvider store={store} steady={false}>
       <Frame>{typeof children === 'function' ? children(store) : children}</Frame>
     </ToolgateProvider>
   );

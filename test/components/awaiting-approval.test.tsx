@@ -24,11 +24,11 @@ import { renderWith, timedStore } from './helpers';
 const badgeOf = (name: string) => within(screen.getByRole('article', { name: new RegExp(name) })).getByText(/./, { selector: '.toolgate-badge' });
 
 describe('a call waiting for a person', () => {
-  it('reads "Awaiting approval", never "Running", on its card in the list, then "Running" once approved', () => {
+  it('reads "Awaiting approval", never "Running", on its card in the list, then "Running" once approved', async () => {
     const store = createToolStreamStore();
     renderWith(store, <ToolCallList />);
     act(() => callEvents('c1', { name: 'transfer', arguments: { amount: 5 }, outcome: 'open' }).forEach((event) => store.getState().dispatch(event)));
-    expect(badgeOf('transfer')).toHaveTextContent('Running');
+    await waitFor(() => expect(badgeOf('transfer')).toHaveTextContent('Running'));
     act(() => store.getState().markApproval('c1', { approval: 'awaiting' }));
     expect(badgeOf('transfer')).toHaveTextContent('Awaiting approval');
     expect(badgeOf('transfer')).toHaveAttribute('data-approval', 'awaiting');

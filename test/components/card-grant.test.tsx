@@ -15,22 +15,24 @@ function storeWith(mark: Parameters<ReturnType<ReturnType<typeof createToolStrea
 }
 
 describe('a card answered by a grant', () => {
-  it('names the grant that approved the call', () => {
+  it('names the grant that approved the call', async () => {
     const store = storeWith({ approval: 'approved', approvedArguments: { q: 'a' }, grant: 'grant-3' });
     renderWith(store, <ToolCallCard callId="c1" />);
-    const note = within(screen.getByRole('article')).getByText('Answered by a standing grant: search_docs is allowed for this session');
+    const note = within(await screen.findByRole('article')).getByText('Answered by a standing grant: search_docs is allowed for this session');
     expect(note).toHaveAttribute('data-grant', 'grant-3');
   });
 
-  it('names the grant that denied the call', () => {
+  it('names the grant that denied the call', async () => {
     const store = storeWith({ approval: 'denied', grant: 'grant-4', reason: 'denied for this session' });
     renderWith(store, <ToolCallCard callId="c1" />);
-    expect(within(screen.getByRole('article')).getByText('Answered by a standing grant: search_docs is denied for this session')).toHaveAttribute('data-grant', 'grant-4');
+    expect(within(await screen.findByRole('article')).getByText('Answered by a standing grant: search_docs is denied for this session')).toHaveAttribute('data-grant', 'grant-4');
   });
 
-  it('says nothing of grants for a call a person approved', () => {
+  it('says nothing of grants for a call a person approved', async () => {
     const store = storeWith({ approval: 'approved', approvedArguments: { q: 'a' } });
     renderWith(store, <ToolCallCard callId="c1" />);
+    // The card is drawn first (held steady for two frames), so the absence below means something.
+    await screen.findByRole('article');
     expect(screen.queryByText(/standing grant/)).toBeNull();
   });
 });

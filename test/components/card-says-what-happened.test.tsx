@@ -34,19 +34,20 @@ describe('ToolCallCard says what happened', () => {
     expect(note(container, '[data-result]')?.textContent).toBe('Timed out: no result came in time, so the call was stopped. It may have had an effect: check before trying again. Code TIMEOUT');
   });
 
-  it('warns, in words, when the final arguments contradict the streamed text, and shows the final ones', () => {
+  it('warns, in words, when the final arguments contradict the streamed text, and shows the final ones', async () => {
     const store = storeOf([e.start('c1', { name: 'pay' }), e.delta('c1', '{"to":"bob","amount":5}'), e.complete('c1', { to: 'mallory', amount: 5000000 })]);
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
-    const warning = screen.getByRole('note');
+    const warning = await screen.findByRole('note');
     expect(warning.dataset.warning).toBe('arguments-mismatch');
     expect(warning.textContent).toBe('The final arguments differ from the text streamed before them. The final arguments are shown.');
     expect(within(screen.getByRole('group', { name: 'Arguments' })).getByText('mallory')).toBeInTheDocument();
     expect(container.textContent).not.toContain('bob');
   });
 
-  it('warns of a key written twice, naming where, from the moment it repeats', () => {
+  it('warns of a key written twice, naming where, from the moment it repeats', async () => {
     const store = storeOf([e.start('c1', { name: 'pay' }), e.delta('c1', '{"amount":1,"to":"bob",')]);
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
+    await screen.findByRole('article', { name: /pay/ });
     expect(note(container, '[data-warning]')).toBeNull();
     act(() => store.getState().dispatch(e.delta('c1', '"amount":1000000}')));
     expect(screen.getByRole('note').textContent).toBe('The key amount is written twice: the last value counts, not the first one shown.');

@@ -45,6 +45,8 @@ function startCall(session: ScriptedSession, callId: string, args: Record<string
 }
 
 const cardOf = (name: string, index = 0) => screen.getAllByRole('article', { name, hidden: true })[index] as HTMLElement;
+/** The card once it is drawn: a new running call's card is held steady for two frames first. */
+const findCard = (name: string, index = 0) => waitFor(() => expect(cardOf(name, index)).toBeInstanceOf(HTMLElement)).then(() => cardOf(name, index));
 const inCard = (card: HTMLElement, name: string) => within(card).getByRole('button', { name, hidden: true });
 
 describe('approvals on the cards', () => {
@@ -52,7 +54,7 @@ describe('approvals on the cards', () => {
     const user = userEvent.setup();
     const { session, run } = setup();
     const result = startCall(session, 'c1', { colour: 'teal' });
-    const card = cardOf('publish');
+    const card = await findCard('publish');
     await waitFor(() => expect(within(card).getByRole('group', { name: 'Awaiting approval' })).toHaveAttribute('data-state', 'reviewing'));
     // Said once on the card: by its badge; the buttons' group is named so, without a second visible label.
     expect(within(within(card).getByRole('group', { name: 'Awaiting approval' })).queryByText('Awaiting approval')).toBeNull();
@@ -68,7 +70,7 @@ describe('approvals on the cards', () => {
     const result = startCall(session, 'c1', { colour: 'teal' });
     const dialog = await screen.findByRole('dialog');
     await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'reviewing'));
-    const card = cardOf('publish');
+    const card = await findCard('publish');
     await waitFor(() => expect(inCard(card, 'Approve')).not.toHaveAttribute('aria-disabled'));
     act(() => {
       inCard(card, 'Approve').click();
@@ -86,7 +88,7 @@ describe('approvals on the cards', () => {
     const user = userEvent.setup();
     const { session, run } = setup();
     const result = startCall(session, 'c1', { colour: 'red' });
-    const card = cardOf('publish');
+    const card = await findCard('publish');
     await waitFor(() => expect(inCard(card, 'Approve')).not.toHaveAttribute('aria-disabled'));
     await user.click(inCard(card, 'Deny'));
     expect(await result).toMatchObject({ ok: false, code: 'REJECTED' });
@@ -100,7 +102,7 @@ describe('approvals on the cards', () => {
       callEvents('s1', { name: 'deploy', arguments: { version: 2 }, outcome: 'open', location: 'server', risk: 'high' }).forEach((event) => session.emit(event));
       session.emit({ type: 'tool.approval-request', requestId: 'r1', callId: 's1', name: 'deploy', arguments: { version: 2 }, risk: 'high' });
     });
-    const card = cardOf('deploy');
+    const card = await findCard('deploy');
     await waitFor(() => expect(inCard(card, 'Approve')).not.toHaveAttribute('aria-disabled'));
     const approve = inCard(card, 'Approve');
     await user.click(approve);
@@ -119,7 +121,7 @@ describe('approvals on the cards', () => {
         session.emit({ type: 'tool.approval-request', requestId, callId, name: 'deploy', arguments: { callId }, risk: 'medium' });
       }
     });
-    const second = cardOf('deploy', 1);
+    const second = await findCard('deploy', 1);
     await waitFor(() => expect(inCard(cardOf('deploy', 0), 'Approve')).not.toHaveAttribute('aria-disabled'));
     expect(within(second).getByText('After 1 earlier request')).toBeInTheDocument();
     expect(inCard(second, 'Approve')).toHaveAttribute('aria-disabled', 'true');

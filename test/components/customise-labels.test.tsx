@@ -111,7 +111,7 @@ describe('labels of the customisation parts', () => {
     await waitFor(() => expect(within(dialog).getByRole('status')).toHaveTextContent('À vous de décider'));
     expect(within(dialog).getByRole('button', { name: 'Valider' })).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Refuser' })).toBeInTheDocument();
-    const card = screen.getByRole('article', { name: 'publish', hidden: true });
+    const card = await screen.findByRole('article', { name: 'publish', hidden: true });
     expect(within(card).getByRole('group', { name: 'En attente de validation', hidden: true })).toBeInTheDocument();
     act(() => within(card).getByRole('button', { name: 'Valider', hidden: true }).click());
     expect(await result).toEqual({ ok: true, output: null });

@@ -1,5 +1,5 @@
 import { StrictMode, useState } from 'react';
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -32,23 +32,25 @@ const of = (label: string) => within(screen.getByRole('article', { name: label }
 afterEach(() => vi.restoreAllMocks());
 
 describe('per-tool renderers', () => {
-  it('give a tool its own view of the live call: partial arguments while streaming, then the checked final arguments', () => {
+  it('give a tool its own view of the live call: partial arguments while streaming, then the checked final arguments', async () => {
     const store = createToolStreamStore();
     const send = (...events: unknown[]) => act(() => events.forEach((event) => store.getState().dispatch(event)));
     renderWith(store, <ToolCallList renderers={{ search_flights: FlightCard }} />);
     send(e.start('f1', { name: 'search_flights' }), e.delta('f1', '{"from": "LIS", "to": "OS'));
-    expect(of('flight f1').getByTestId('status')).toHaveTextContent('streaming');
+    // Each new running state is held steady for two frames before the view gets it.
+    await waitFor(() => expect(of('flight f1').getByTestId('status')).toHaveTextContent('streaming'));
     expect(of('flight f1').getByTestId('partial')).toHaveTextContent('LIS→OS');
     expect(of('flight f1').getByTestId('final')).toHaveTextContent('none');
     send(e.delta('f1', 'L", "passengers": 2}'), e.complete('f1', { from: 'LIS', to: 'OSL', passengers: 2 }));
-    expect(of('flight f1').getByTestId('status')).toHaveTextContent('issued');
+    await waitFor(() => expect(of('flight f1').getByTestId('status')).toHaveTextContent('issued'));
     expect(of('flight f1').getByTestId('final')).toHaveTextContent('LIS→OSL ×2');
   });
 
-  it('withhold complete arguments that fail the schema, and say why', () => {
+  it('withhold complete arguments that fail the schema, and say why', async () => {
     const store = createToolStreamStore();
     for (const event of callEvents('f1', { name: 'search_flights', arguments: { from: 'LIS', to: 7 }, outcome: 'open' })) store.getState().dispatch(event);
     renderWith(store, <ToolCallList renderers={{ search_flights: FlightCard }} />);
+    await screen.findByRole('article', { name: 'flight f1' });
     expect(of('flight f1').getByTestId('final')).toHaveTextContent('none');
     expect(of('flight f1').getByTestId('invalid')).toHaveTextContent(/arguments\.to/);
     expect(of('flight f1').getByTestId('invalid')).toHaveTextContent(/arguments\.passengers/);
@@ -78,7 +80,7 @@ describe('per-tool renderers', () => {
     expect(screen.getByRole('article', { name: 'unknown_tool' })).toHaveAttribute('data-status', 'settled');
   });
 
-  it('show an error card (tool name and message as text) for a renderer that throws, keep the other calls, and try again when the call changes', () => {
+  it('show an error card (tool name and message as text) for a renderer that throws, keep the other calls, and try again when the call changes', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const store = createToolStreamStore();
     const send = (...events: unknown[]) => act(() => events.forEach((event) => store.getState().dispatch(event)));
@@ -91,7 +93,8 @@ describe('per-tool renderers', () => {
     send(...callEvents('x1', { name: 'fares', arguments: {}, outcome: 'open' }));
     send(...callEvents('n1', { name: 'note', arguments: { text: 'hi' } }));
 
-    const broken = screen.getByRole('article', { name: 'fares' });
+    const broken = await screen.findByRole('article', { name: 'fares' });
+    await screen.findByRole('article', { name: 'flight f1' });
     expect(broken).toHaveAttribute('data-state', 'render-error');
     expect(broken).toHaveTextContent('The view of fares failed');
     expect(within(broken).getByText('no fares for x1 yet')).toBeInTheDocument();
@@ -150,7 +153,7 @@ describe('per-tool renderers', () => {
     };
     renderWith(store, <ToolCallList announce={false} renderers={{ count: Counter }} />);
     send(e.start('k1', { name: 'count' }), e.delta('k1', '{"a":'));
-    await user.click(screen.getByRole('button', { name: 'k1 clicked 0' }));
+    await user.click(await screen.findByRole('button', { name: 'k1 clicked 0' }));
     send(e.delta('k1', '1}'), e.complete('k1', { a: 1 }));
     expect(screen.getByRole('button', { name: 'k1 clicked 1' })).toBeInTheDocument();
   });

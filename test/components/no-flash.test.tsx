@@ -97,8 +97,16 @@ describe('a call that starts and ends within a frame', () => {
     expect(screen.getByRole('article', { name: 'read_file' })).toHaveTextContent('abc.txt');
   });
 
-  it('shows every state at once without steady (as before)', () => {
+  it('holds the card steady by default, with no steady prop anywhere', () => {
     const { send, watch } = setup(undefined);
+    send(...start);
+    send(e.complete('c1', { path: 'a.txt' }));
+    send(e.settled('c1', true));
+    expect(watch.statuses()).toEqual(['settled']);
+  });
+
+  it('shows every state at once with steady={false}', () => {
+    const { send, watch } = setup(false);
     send(...start);
     send(e.complete('c1', { path: 'a.txt' }));
     send(e.settled('c1', true));

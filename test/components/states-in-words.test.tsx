@@ -84,7 +84,7 @@ describe('the time a card shows', () => {
     send(...callEvents('c1', { name: 'transfer', arguments: { amount: 5 }, outcome: 'open' }));
     act(() => store.getState().markApproval('c1', { approval: 'awaiting' }));
     await wait(3000);
-    const card = screen.getByRole('article', { name: 'transfer' });
+    const card = await screen.findByRole('article', { name: 'transfer' });
     expect(card.querySelector('.toolgate-card-time')).toBeNull();
     expect(card.dataset.approval).toBe('awaiting');
     act(() => store.getState().markApproval('c1', { approval: 'approved', approvedArguments: { amount: 5 } }));
@@ -93,7 +93,8 @@ describe('the time a card shows', () => {
 
   it('reads the time now when the call changes between ticks: half a second of streaming reads 500 ms, not the time at the last tick', async () => {
     const { store, send, clock, wait } = timedStore();
-    renderWith(store, <ToolCallCard callId="p1" clock={clock} />);
+    // steady={false}: this counts the clock's time, not when a new state is first drawn.
+    renderWith(store, <ToolCallCard callId="p1" clock={clock} steady={false} />);
     send(e.start('p1', { name: 'research' }), e.delta('p1', '{"q": "ca'));
     // Less than the card's one-second tick: only the call's own change draws the card again.
     await wait(500);
@@ -111,7 +112,8 @@ describe('the time a card shows', () => {
       store,
       <Profiler id="cards" onRender={() => renders++}>
         {ids.map((id) => (
-          <ToolCallCard key={id} callId={id} clock={counted} />
+          // steady={false}: this counts the timers and renders of the running time alone.
+          <ToolCallCard key={id} callId={id} clock={counted} steady={false} />
         ))}
       </Profiler>,
     );

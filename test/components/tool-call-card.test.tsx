@@ -1,5 +1,5 @@
 import { Profiler } from 'react';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ToolCallCard, ToolCallList, createToolStreamStore } from 'toolgate';
 import { callEvents, toolEvents as e } from 'toolgate/testing';
@@ -39,24 +39,25 @@ describe('ToolCallCard', () => {
     expect([...commits]).toEqual([['c7', 5]]);
   }, 30_000);
 
-  it('shows argument strings holding HTML or script as text, creating no element from them', () => {
+  it('shows argument strings holding HTML or script as text, creating no element from them', async () => {
     const store = createToolStreamStore();
     const hostile = '<img src=x onerror="alert(1)"><script>alert(2)</script><b>bold</b>';
     for (const event of callEvents('c1', { name: 'write_note', arguments: { [hostile]: hostile, list: [hostile] }, chunk: 7, outcome: 'open' })) {
       store.getState().dispatch(event);
     }
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
+    await screen.findByRole('article', { name: 'write_note' });
     expect(container.querySelector('img, script, b')).toBeNull();
     expect(container.textContent).toContain(hostile);
     expect(within(container).getAllByText(hostile)).toHaveLength(3); // the key, the value and the array item
   });
 
-  it('shows argument text that is not JSON raw, under a clear marker', () => {
+  it('shows argument text that is not JSON raw, under a clear marker', async () => {
     const store = createToolStreamStore();
     store.getState().dispatch(e.start('c1', { name: 'search' }));
     store.getState().dispatch(e.delta('c1', '{"q": "cats"} and then <b>prose</b>'));
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
-    const args = screen.getByRole('group', { name: 'Arguments' });
+    const args = await screen.findByRole('group', { name: 'Arguments' });
     expect(args.dataset.state).toBe('invalid');
     expect(within(args).getByText('Not valid JSON')).toBeInTheDocument();
     expect(container.querySelector('pre')?.textContent).toBe('{"q": "cats"} and then <b>prose</b>');
@@ -106,24 +107,26 @@ describe('ToolCallCard', () => {
     expect(within(card).getByText('ca')).toBeInTheDocument();
   });
 
-  it('shows progress only while the call runs', () => {
+  it('shows progress only while the call runs', async () => {
     const { store, send } = timedStore();
     renderWith(store, <ToolCallCard callId="c1" />);
     send(...callEvents('c1', { arguments: {}, outcome: 'open' }), e.progress('c1', { done: 2, total: 8 }));
-    expect(screen.getByRole('progressbar', { name: 'Progress' })).toHaveAttribute('value', '0.25');
+    expect(await screen.findByRole('progressbar', { name: 'Progress' })).toHaveAttribute('value', '0.25');
     send(e.settled('c1'));
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 });
 
 describe('ToolCallList', () => {
-  it('lists calls in order, grouped by turn, and says when there are none or the session closed', () => {
+  it('lists calls in order, grouped by turn, and says when there are none or the session closed', async () => {
     const store = createToolStreamStore();
     renderWith(store, <ToolCallList />);
     expect(screen.getByRole('region', { name: 'Tool calls' })).toHaveTextContent('No tool calls yet');
     act(() => {
       for (const [id, turnId] of [['a', 't1'], ['b', 't2'], ['c', 't1']] as const) store.getState().dispatch(e.start(id, { name: `n_${id}`, turnId }));
     });
+    // New calls' cards are held steady for two frames before they are drawn.
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(3));
     // A turn is a row of the list's tree; its calls are the rows under it.
     const turns = screen.getAllByRole('row', { name: /^Turn/ });
     expect(turns.map((t) => cardsUnder(t).map((a) => a.getAttribute('data-status')))).toHaveLength(2);
@@ -135,11 +138,11 @@ describe('ToolCallList', () => {
     expect(screen.queryByRole('article')).toBeNull();
   });
 
-  it('marks calls built from legacy previews, and groups those without a turn apart', () => {
+  it('marks calls built from legacy previews, and groups those without a turn apart', async () => {
     const store = createToolStreamStore();
     renderWith(store, <ToolCallList />);
     act(() => store.getState().dispatch(e.preview('p1', '{"city": "Par', { name: 'weather' })));
-    const card = screen.getByRole('article', { name: 'weather' });
+    const card = await screen.findByRole('article', { name: 'weather' });
     expect(card.dataset.source).toBe('preview');
     expect(within(card).getByText('Preview')).toBeInTheDocument();
     expect(cardsUnder(screen.getByRole('row', { name: 'Other calls' }))).toEqual([card]);

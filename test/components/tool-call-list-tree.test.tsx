@@ -35,7 +35,7 @@ const rowNames = () => screen.queryAllByRole('row').map((r) => r.getAttribute('a
 const positions = (r: HTMLElement) => ['aria-level', 'aria-posinset', 'aria-setsize'].map((a) => r.getAttribute(a)).join(' ');
 
 describe('ToolCallList: calls nested under the call that made them', () => {
-  it('shows the calls a sub-agent made under their parent, each row saying its level, place and siblings', () => {
+  it('shows the calls a sub-agent made under their parent, each row saying its level, place and siblings', async () => {
     const { store } = setup();
     nestedSession(store);
     const grid = screen.getByRole('treegrid', { name: 'Tool calls' });
@@ -47,7 +47,8 @@ describe('ToolCallList: calls nested under the call that made them', () => {
     expect(positions(row('fetch_page, Running'))).toBe('4 1 1');
     expect(positions(row('write_notes, Waiting'))).toBe('3 2 2');
     expect(screen.getAllByRole('row').map((r) => r.getAttribute('aria-rowindex'))).toEqual(['1', '2', '3', '4', '5', '6', '7']);
-    expect(cardsUnder(row('research, Running')).map((card) => card.dataset['status'])).toEqual(['settled', 'issued', 'pending']);
+    // The open calls' cards are held steady for two frames before they are drawn.
+    await waitFor(() => expect(cardsUnder(row('research, Running')).map((card) => card.dataset['status'])).toEqual(['settled', 'issued', 'pending']));
     expect(row('research, Running')).toHaveAttribute('aria-expanded', 'true');
     expect(row('write_notes, Waiting')).not.toHaveAttribute('aria-expanded');
   });

@@ -35,10 +35,10 @@ describe('the output on a card', () => {
     expect(screen.queryByText('Preliminary')).toBeNull();
   });
 
-  it('marks a preliminary output "Preliminary", replaces it with the next, and unmarks the final one', () => {
+  it('marks a preliminary output "Preliminary", replaces it with the next, and unmarks the final one', async () => {
     const store = storeOf([...open('c1'), progress('c1', { found: 1 })]);
     const { container } = renderWith(store, <ToolCallCard callId="c1" />);
-    expect(outputGroup()).toHaveAccessibleName('Output (Preliminary)');
+    expect(await screen.findByRole('group', { name: /^Output/ })).toHaveAccessibleName('Output (Preliminary)');
     expect(within(container.querySelector('.toolgate-card-output') as HTMLElement).getByText('Preliminary')).toBeInTheDocument();
     expect(within(outputGroup() as HTMLElement).getByText('1')).toBeInTheDocument();
 
@@ -66,10 +66,10 @@ describe('the output on a card', () => {
     expect(container.querySelector('.toolgate-card-output')).toBeNull();
   });
 
-  it('shows no preliminary output once the call is cancelled', () => {
+  it('shows no preliminary output once the call is cancelled', async () => {
     const store = storeOf([...open('c1'), progress('c1', { found: 1 })]);
     renderWith(store, <ToolCallCard callId="c1" />);
-    expect(outputGroup()).not.toBeNull();
+    expect(await screen.findByRole('group', { name: /^Output/ })).not.toBeNull();
     act(() => store.getState().dispatch(e.cancelled('c1')));
     expect(outputGroup()).toBeNull();
   });

@@ -27,6 +27,7 @@ const CHECKED = [
   'File edits, reviewed by change',
   'MCP Apps',
   'Devtools',
+  'Elicitation',
 ];
 
 interface Example {

@@ -70,7 +70,7 @@ describe('a fresh session after closed', () => {
     // The old session: a call with a renderer that holds state, an app tool's result, an app
     // tool and a gated server tool waiting for approval, a person's input queued behind them.
     emitAll(old.session, callEvents('c1', { name: 'count', arguments: {}, outcome: 'open' }));
-    await user.click(screen.getByRole('button', { name: 'c1 clicked 0' }));
+    await user.click(await screen.findByRole('button', { name: 'c1 clicked 0' }));
     // An app-tool call with a card that shows its output: the call id reused after the close.
     emitAll(old.session, callEvents('e1', { name: 'echo', arguments: { said: 'old' }, outcome: 'open', location: 'app' }));
     expect(await act(() => old.session.callTool({ callId: 'e1', name: 'echo', arguments: { said: 'old' } }))).toMatchObject({ ok: true });
@@ -107,11 +107,11 @@ describe('a fresh session after closed', () => {
 
     // The same call id in the new session gets a new view, with state of its own.
     emitAll(next.session, callEvents('c1', { name: 'count', arguments: {}, outcome: 'open' }));
-    expect(screen.getByRole('button', { name: 'c1 clicked 0' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'c1 clicked 0' })).toBeInTheDocument();
     // The call id whose card showed an output in the old session: its new card has none until
     // the new session's call runs.
     emitAll(next.session, callEvents('e1', { name: 'echo', arguments: { said: 'new' }, outcome: 'open', location: 'app' }));
-    const card = screen.getByRole('article', { name: 'echo' });
+    const card = await screen.findByRole('article', { name: 'echo' });
     expect(card).toHaveAttribute('data-status', 'issued');
     expect(within(card).queryByRole('group', { name: 'Output' })).toBeNull();
     expect(card).not.toHaveTextContent('old');

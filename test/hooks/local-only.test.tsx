@@ -80,7 +80,8 @@ describe('the provider and a forged local interrupt', () => {
     expect(codes).toEqual(FORGED_LOCAL_FRAMES.map(() => 'local-only'));
     expect(run.signal?.aborted).toBe(false);
     expect(screen.queryByText('Cancelled here')).toBeNull();
-    expect(screen.getByRole('article').dataset.status).toBe('issued');
+    // Wait for the card (held steady for two frames), then check nothing moved it off 'issued'.
+    expect((await screen.findByRole('article')).dataset.status).toBe('issued');
     expect(session.sent.filter((m) => m.type === 'turn.interrupt')).toEqual([]);
 
     await act(async () => {

@@ -185,7 +185,7 @@ describe('fileEditRenderer in the call’s card', () => {
     );
     act(() => callEvents('w1', { name: 'write_file', arguments: proposed, outcome: 'open' }).forEach((event) => store.getState().dispatch(event)));
     // Before an approval is asked for, the card shows the edit, read-only.
-    expect(screen.getByRole('region', { name: 'Changes to notes.txt' })).toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Changes to notes.txt' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Discard change 2' })).toBeNull();
     const outcome = confirmations.request({
       toolName: 'write_file',
@@ -203,5 +203,22 @@ describe('fileEditRenderer in the call’s card', () => {
     await user.click(screen.getByRole('button', { name: /^Approve/ }));
     expect(await outcome).toMatchObject({ status: 'done' });
     expect(onApprove.mock.calls[0]?.[0]).toEqual(kept);
+  });
+});
+
+describe('FileEditReview with syntax colouring', () => {
+  it('colours the lines only when turned on, as elements (no HTML), loaded on demand', async () => {
+    const edit = { path: 'src/a.ts', oldText: "const a = 1;\n// old\n", newText: "const a = 2;\n// new <b>x</b>\n" };
+    const { container, rerender } = render(<FileEditReview arguments={edit} readOnly />);
+    expect(container.querySelector('[data-coloured]')).toBeNull();
+    expect(container.querySelector('.hljs-keyword')).toBeNull();
+    rerender(<FileEditReview arguments={edit} readOnly highlight />);
+    await waitFor(() => expect(container.querySelector('.toolgate-file-edit-text[data-coloured] .hljs-keyword')).toHaveTextContent('const'));
+    expect([...container.querySelectorAll('.hljs-number')].map((n) => n.textContent)).toEqual(['1', '2']);
+    expect([...container.querySelectorAll('.hljs-comment')].map((n) => n.textContent)).toEqual(['// old', '// new <b>x</b>']);
+    expect(container.querySelector('b')).toBeNull();
+    // A file of a language it does not know stays plain text.
+    rerender(<FileEditReview arguments={{ ...edit, path: 'notes.txt' }} readOnly highlight />);
+    await waitFor(() => expect(container.querySelector('[data-coloured]')).toBeNull());
   });
 });

@@ -12,7 +12,7 @@
  * call list does), and the active hunk's heading always is, so focus is never lost.
  */
 import { defaultRangeExtractor, measureElement, observeElementRect, useVirtualizer, type Range, type Rect, type Virtualizer } from '@tanstack/react-virtual';
-import { forwardRef, useCallback, useEffect, useId, useMemo, useRef, useState, type HTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
+import { createContext, forwardRef, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type HTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
 import { cx } from '../../components/cx';
 import { useIsomorphicLayoutEffect } from '../../hooks/use-isomorphic-layout-effect';
 import { keepHunks, keptHunksOf, readFileEdit, type FileEditArguments, type FileEditHunk } from './file-edit-hunks';
@@ -104,6 +104,51 @@ export interface FileEditReviewProps extends Omit<HTMLAttributes<HTMLDivElement>
   /** The scroll box's greatest height (any CSS length); 24rem by default. */
   maxHeight?: string;
   labels?: Partial<FileEditLabels>;
+  /**
+   * Colour the code by its file's extension (JavaScript, TypeScript, JSON, Python, CSS, HTML/XML,
+   * shell). Off by default; when on, lowlight (an optional peer, with highlight.js 11) is loaded
+   * by `import()` the first time, so an app that never turns it on never loads it. Lines are plain
+   * text until it has loaded, and for other languages.
+   */
+  highlight?: boolean;
+}
+
+type Colour = (text: string) => ReactNode;
+/** The colouring of the review's lines, once loaded (`null`: plain text). */
+const ColourContext = createContext<Colour | null>(null);
+type SyntaxModule = typeof import('./syntax');
+let syntaxModule: Promise<SyntaxModule> | undefined;
+const loadSyntax = (): Promise<SyntaxModule> => (syntaxModule ??= import('./syntax'));
+
+/** The colouring for `path`, once loaded, when `on`. */
+function useColour(on: boolean, path: string): Colour | null {
+  const [module, setModule] = useState<SyntaxModule | null>(null);
+  useEffect(() => {
+    if (!on) return;
+    let live = true;
+    loadSyntax().then(
+      (loaded) => live && setModule(loaded),
+      // Not installed, or failed to load: the lines stay plain text.
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [on]);
+  return useMemo(() => {
+    if (!on || module === null) return null;
+    const language = module.languageOf(path);
+    return language === undefined ? null : (text: string) => module.colourLine(text, language);
+  }, [on, module, path]);
+}
+
+function LineText({ text }: { text: string }) {
+  const colour = useContext(ColourContext);
+  return (
+    <span className="toolgate-file-edit-text" data-coloured={colour ? '' : undefined}>
+      {colour ? colour(text) : text}
+    </span>
+  );
 }
 
 // Estimates before a row is measured; the heading holds buttons, so it is taller.
@@ -123,13 +168,14 @@ const observeRect = (instance: Virtualizer<HTMLDivElement, Element>, report: (re
  * <FileEditReview arguments={{ path: 'src/a.ts', oldText, newText }} onChange={(next) => setArgs(next)} />
  */
 export const FileEditReview = forwardRef<HTMLDivElement, FileEditReviewProps>(function FileEditReview(
-  { arguments: proposed, current, onChange, readOnly = false, view: givenView, defaultView = 'unified', onViewChange, windowAfter = 2000, maxHeight = '24rem', labels: given, className, ...rest },
+  { arguments: proposed, current, onChange, readOnly = false, view: givenView, defaultView = 'unified', onViewChange, windowAfter = 2000, maxHeight = '24rem', labels: given, highlight = false, className, ...rest },
   ref,
 ) {
   const labels = useMemo(() => ({ ...DEFAULT_LABELS, ...given }), [given]);
   const read = useMemo(() => readFileEdit(proposed), [proposed]);
   const [ownView, setOwnView] = useState<FileEditView>(defaultView);
   const view = givenView ?? ownView;
+  const colour = useColour(highlight, read.ok ? read.edit.path : '');
   const setView = (next: FileEditView) => {
     if (givenView === undefined) setOwnView(next);
     onViewChange?.(next);
@@ -146,6 +192,7 @@ export const FileEditReview = forwardRef<HTMLDivElement, FileEditReviewProps>(fu
   const { edit } = read;
   return (
     <div ref={ref} className={cx('toolgate-file-edit', className)} data-view={view} {...rest}>
+      <ColourContext.Provider value={colour}>
       <Review
         hunks={edit.hunks}
         path={edit.path}
@@ -160,6 +207,7 @@ export const FileEditReview = forwardRef<HTMLDivElement, FileEditReviewProps>(fu
         derivedFrom={current}
         onDecide={(kept) => onChange?.(keepHunks(edit, kept), kept)}
       />
+      </ColourContext.Provider>
     </div>
   );
 });
@@ -343,7 +391,7 @@ function Review({ hunks, path, coarse, view, setView, labels, readOnly, windowAf
             {row.newNo ?? ''}
           </span>
           <Sign type={row.type} labels={labels} />
-          <span className="toolgate-file-edit-text">{row.text}</span>
+          <LineText text={row.text} />
         </div>
       );
     }
@@ -437,7 +485,7 @@ function Cell({ cell, labels }: { cell: DiffCell | undefined; labels: FileEditLa
         {cell.no}
       </span>
       <Sign type={cell.type} labels={labels} />
-      <span className="toolgate-file-edit-text">{cell.text}</span>
+      <LineText text={cell.text} />
     </span>
   );
 }
