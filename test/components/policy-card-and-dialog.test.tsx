@@ -24,21 +24,23 @@ function storeWith(mark: Parameters<ReturnType<ReturnType<typeof createToolStrea
 }
 
 describe('a card answered by a rule', () => {
-  it('says "Allowed by" and the rule\'s label', () => {
+  it('says "Allowed by" and the rule\'s label', async () => {
     const store = storeWith({ approval: 'approved', approvedArguments: { to: 'ada@example.test' }, by: 'rule', ruleId: 'mail-ada', ruleLabel: 'Mail to Ada' });
     renderWith(store, <ToolCallCard callId="c1" />);
-    expect(within(screen.getByRole('article')).getByText('Allowed by Mail to Ada')).toHaveAttribute('data-rule', 'mail-ada');
+    // A steady card shows a new open call after its first frames: wait for the card.
+    expect(within(await screen.findByRole('article')).getByText('Allowed by Mail to Ada')).toHaveAttribute('data-rule', 'mail-ada');
   });
 
-  it('says "Denied by" and the rule\'s id when it has no label', () => {
+  it('says "Denied by" and the rule\'s id when it has no label', async () => {
     const store = storeWith({ approval: 'denied', by: 'rule', ruleId: 'no-eve', reason: 'denied by rule no-eve' });
     renderWith(store, <ToolCallCard callId="c1" />);
-    expect(within(screen.getByRole('article')).getByText('Denied by no-eve')).toBeInTheDocument();
+    expect(within(await screen.findByRole('article')).getByText('Denied by no-eve')).toBeInTheDocument();
   });
 
-  it('names no rule for a call a person approved', () => {
+  it('names no rule for a call a person approved', async () => {
     const store = storeWith({ approval: 'approved', approvedArguments: { to: 'ada@example.test' } });
     renderWith(store, <ToolCallCard callId="c1" />);
+    await screen.findByRole('article');
     expect(screen.queryByText(/Allowed by|Denied by/)).toBeNull();
   });
 

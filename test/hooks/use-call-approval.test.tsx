@@ -80,7 +80,7 @@ describe('useCallApproval returns the call’s approval record', () => {
     await waitFor(() => expect(last()?.record?.status).toBe('denied'));
     expect(last()).toMatchObject({ request: null, record: { reason: 'not to her', by: 'person', decision: 'deny' } });
     expect(client.calls.getState().calls.c1?.approval).toBe('denied');
-    expect(screen.getByRole('article').getAttribute('data-approval')).toBe('denied');
+    expect((await screen.findByRole('article')).getAttribute('data-approval')).toBe('denied');
   });
 
   it('the card shows the server’s refusal the record holds', async () => {
@@ -106,7 +106,7 @@ describe('useCallApproval returns the call’s approval record', () => {
 });
 
 describe('outside a provider, a card falls back to the call’s own fields', () => {
-  it('shows the approval the store holds for the call', () => {
+  it('shows the approval the store holds for the call', async () => {
     const client = createToolgate();
     client.calls.getState().dispatch({ type: 'tool.stream', phase: 'start', callId: 'c1', turnId: 't1', name: 'send_mail' });
     client.calls.getState().markApproval('c1', { approval: 'denied', reason: 'no' });
@@ -115,6 +115,6 @@ describe('outside a provider, a card falls back to the call’s own fields', () 
         <ToolCallCard callId="c1" store={client.calls} />
       </StrictMode>,
     );
-    expect(screen.getByRole('article').getAttribute('data-approval')).toBe('denied');
+    expect((await screen.findByRole('article')).getAttribute('data-approval')).toBe('denied');
   });
 });
