@@ -21,7 +21,7 @@ const ENTRIES = [
   { entry: 'toolgate/core', file: 'src/core/index.ts', limit: 38_000, goal: 12_000 },
   // The whole of `toolgate` bundled without code splitting holds its lazy parts (the windowing, the
   // dialog itself, its editor) inlined, each wrapped to start on first use: about 2.5 kB over the parts themselves.
-  { entry: 'toolgate', file: 'src/index.ts', limit: 81_000, goal: 20_000 },
+  { entry: 'toolgate', file: 'src/index.ts', limit: 84_500, goal: 20_000 },
 ];
 
 export async function benchSize(): Promise<{ rows: SizeRow[]; gates: Gate[] }> {
