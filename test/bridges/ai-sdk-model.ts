@@ -124,9 +124,32 @@ export function serverTools(log: ServerLog) {
   };
 }
 
+/**
+ * How the route runs the model: `approvalSecret` turns on the SDK's own signed approvals (each
+ * approval request is HMAC-signed when issued and checked when the answer comes back);
+ * `onError` hears what `streamText` refused, a bad signature among it.
+ */
+export interface RespondOptions {
+  approvalSecret?: string;
+  onError?: (error: unknown) => void;
+}
+
 /** What a route handler does with a chat request: the model's next turn as a UI message stream. */
-export async function respond(model: MockLanguageModelV4, tools: ReturnType<typeof serverTools>, messages: UIMessage[], abortSignal?: AbortSignal) {
-  const result = streamText({ model, messages: await convertToModelMessages(messages, { tools }), tools, abortSignal });
+export async function respond(
+  model: MockLanguageModelV4,
+  tools: ReturnType<typeof serverTools>,
+  messages: UIMessage[],
+  abortSignal?: AbortSignal,
+  options: RespondOptions = {},
+) {
+  const result = streamText({
+    model,
+    messages: await convertToModelMessages(messages, { tools }),
+    tools,
+    abortSignal,
+    ...(options.approvalSecret === undefined ? {} : { experimental_toolApprovalSecret: options.approvalSecret }),
+    ...(options.onError === undefined ? {} : { onError: ({ error }: { error: unknown }) => options.onError?.(error) }),
+  });
   return result;
 }
 

@@ -6,22 +6,26 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { UIMessage } from 'ai';
-import { respond, scriptedModel, serverTools, type ServerLog, type Turn } from './ai-sdk-model';
+import { respond, scriptedModel, serverTools, type RespondOptions, type ServerLog, type Turn } from './ai-sdk-model';
 
 export interface ChatServer {
   url: string;
   log: ServerLog;
   /** The messages of each request, as the page sent them. */
   requests: UIMessage[][];
+  /** What the route's `streamText` refused (an approval whose signature does not verify, among others). */
+  errors: unknown[];
   release(): void;
   close(): Promise<void>;
 }
 
-export async function startChatServer(turns: Turn[]): Promise<ChatServer> {
+/** `approvalSecret`: the route signs its approval requests and verifies the answers (the SDK's own signed approvals). */
+export async function startChatServer(turns: Turn[], options: Pick<RespondOptions, 'approvalSecret'> = {}): Promise<ChatServer> {
   const { model, release } = scriptedModel(turns);
   const log: ServerLog = { deleted: [] };
   const tools = serverTools(log);
   const requests: UIMessage[][] = [];
+  const errors: unknown[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -31,7 +35,7 @@ export async function startChatServer(turns: Turn[]): Promise<ChatServer> {
         requests.push(messages);
         const aborted = new AbortController();
         res.on('close', () => aborted.abort());
-        const result = await respond(model, tools, messages, aborted.signal);
+        const result = await respond(model, tools, messages, aborted.signal, { ...options, onError: (error) => errors.push(error) });
         result.pipeUIMessageStreamToResponse(res, { originalMessages: messages });
       })().catch((error: unknown) => {
         res.statusCode = 500;
@@ -45,6 +49,7 @@ export async function startChatServer(turns: Turn[]): Promise<ChatServer> {
     url: `http://127.0.0.1:${port}/api/chat`,
     log,
     requests,
+    errors,
     release,
     close: () =>
       new Promise<void>((resolve) => {
