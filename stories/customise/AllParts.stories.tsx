@@ -42,9 +42,10 @@ export const SideBySide: Story = {
   play: async ({ canvasElement }) => {
     const part = (caption: string) => within(within(canvasElement).getByRole('region', { name: caption }));
     await waitFor(() => expect(part('A tool’s own view').getByRole('list', { name: 'Fares' })).toBeVisible());
-    await expect(part('A view that throws').getByRole('article', { name: 'compare_fares' })).toHaveAttribute('data-state', 'render-error');
+    // Cards are steady: a new call shows after its first frames, so each part is waited for.
+    await waitFor(() => expect(part('A view that throws').getByRole('article', { name: 'compare_fares' })).toHaveAttribute('data-state', 'render-error'));
     await waitFor(() => expect(part('Awaiting approval, shown and queued').getAllByRole('group', { name: 'Awaiting approval' })).toHaveLength(2));
-    await expect(part('A person’s input').getByRole('group', { name: 'Your answer for pick_seat' })).toBeVisible();
+    await waitFor(() => expect(part('A person’s input').getByRole('group', { name: 'Your answer for pick_seat' })).toBeVisible());
     await waitFor(() => expect(part('An app tool’s output on the default card').getByRole('group', { name: 'Output' })).toHaveTextContent(/NOK/));
   },
 };
