@@ -3,7 +3,7 @@
  * the same three calls (weather at the agent, setTitle in the page, deleteFile behind an approval)
  * and must end with the same three cards and outputs.
  */
-import { expect, userEvent, within, type queries } from 'storybook/test';
+import { expect, userEvent, waitFor, within, type queries } from 'storybook/test';
 
 /** A story's canvas, as `within` gives it. */
 export type Canvas = ReturnType<typeof within<typeof queries>>;
@@ -27,7 +27,8 @@ export async function playToolsAndApproval(
   await expect(canvas.getByTestId('title')).toHaveTextContent('Oslo: clear');
   // The open dialog hides the page from assistive technology (aria-hidden): look past it.
   const cards = () => canvas.queryAllByRole('article', { hidden: true });
-  await expect(cards().map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'issued']);
+  // Cards are steady: the call the dialog asks about shows after its first frames.
+  await waitFor(() => expect(cards().map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'issued']));
   await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
   await ended(canvas, () => expect(cards().map((card) => card.dataset['status'])).toEqual(['settled', 'settled', 'settled']));
   // Each card shows its call's output: the server's weather, the page's own answer, the deletion.
