@@ -8,7 +8,7 @@
  */
 import type { ToolCall, ToolgateClient, ToolgateEvent, ToolStreamState } from '../core';
 import type { ToolEventVerdict } from '../core/stream/reducer';
-import { callOf } from '../core/stream/call-table';
+import { callOf, recordOf } from '../core/stream/call-table';
 
 /**
  * Where a recorded entry came from: the session's event (`session`), the page's own event
@@ -133,6 +133,76 @@ function typeOf(entry: ToolgateEvent): string {
 }
 
 /**
+ * An entry as the recorder keeps it: the event as it came, its place, its short name and its call.
+ * What a view shows (the call's state, the reason, the code) is read from the event when asked,
+ * not copied per event: the recorder runs beside a live session, and a copy of the call per
+ * fragment (its text and its preview) cost more than the session itself.
+ */
+class RecordedEntry implements DevtoolsEntry {
+  constructor(
+    readonly index: number,
+    private readonly event: ToolgateEvent,
+    readonly type: string,
+    readonly callId: string | undefined,
+    readonly turnId: string | undefined,
+  ) {}
+
+  get source(): DevtoolsSource {
+    return this.event.source;
+  }
+
+  get at(): number {
+    return this.event.at;
+  }
+
+  get payload(): unknown {
+    const event = this.event;
+    switch (event.source) {
+      case 'session':
+      case 'page':
+        return event.event;
+      case 'tool-call':
+      case 'answer':
+        return event.message;
+      case 'error':
+        return event.detail;
+    }
+  }
+
+  get verdict(): ToolEventVerdict | undefined {
+    const event = this.event;
+    return event.source === 'session' || event.source === 'page' ? event.verdict : undefined;
+  }
+
+  get state(): ToolStreamState | undefined {
+    const event = this.event;
+    return event.source === 'session' || event.source === 'page' ? event.state : undefined;
+  }
+
+  get reason(): string | undefined {
+    const event = this.event;
+    if (event.source === 'error') return event.reason;
+    if (event.source !== 'session' && event.source !== 'page') return undefined;
+    const verdict = event.verdict;
+    return verdict.outcome === 'applied' ? verdict.warning : verdict.reason;
+  }
+
+  get code(): string | undefined {
+    const event = this.event;
+    if (event.source === 'error') return event.code;
+    if (event.source !== 'session' && event.source !== 'page') return undefined;
+    const verdict = event.verdict;
+    return verdict.outcome === 'rejected' ? verdict.issue : verdict.outcome === 'applied' && verdict.warning !== undefined ? verdict.warningCode : undefined;
+  }
+
+  get call(): ToolCall | undefined {
+    const state = this.state;
+    // The state is immutable and the reducer's record makes its reader's copy once: the same call each time.
+    return this.callId === undefined || state === undefined ? undefined : callOf(state, this.callId);
+  }
+}
+
+/**
  * Record what passes through `client` from now on: every event the store takes (with the
  * reducer's verdict and the call's state after it), refused frames with their reasons, app-tool
  * calls, the page's answers and reported errors. `<ToolgateDevtools>` makes one while it is
@@ -189,67 +259,39 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
       return;
     }
     let callId: string | undefined;
-    let verdict: ToolEventVerdict | undefined;
     let state: ToolStreamState | undefined;
-    let reason: string | undefined;
-    let code: string | undefined;
-    let payload: unknown;
     switch (event.source) {
       case 'session':
       case 'page': {
-        payload = event.event;
-        verdict = event.verdict;
         state = event.state;
         callId = textOf(field(event.event, 'callId'));
         const requestId = textOf(field(event.event, 'requestId'));
         if (requestId !== undefined && callId !== undefined) callOfRequest.set(requestId, callId);
-        if (verdict.outcome === 'rejected') {
-          reason = verdict.reason;
-          code = verdict.issue;
-        } else if (verdict.outcome === 'ignored') reason = verdict.reason;
-        else if (verdict.warning !== undefined) {
-          reason = verdict.warning;
-          code = verdict.warningCode;
-        }
         break;
       }
       case 'tool-call':
       case 'answer': {
-        payload = event.message;
         callId = textOf(field(event.message, 'callId')) ?? callOfRequest.get(textOf(field(event.message, 'requestId')) ?? '');
         const turnId = textOf(field(event.message, 'turnId'));
         if (callId !== undefined && turnId !== undefined) turnOfCall.set(callId, turnId);
         break;
       }
       case 'error':
-        payload = event.detail;
-        reason = event.reason;
-        code = event.code;
         callId = textOf(field(event.detail, 'callId'));
         break;
     }
-    // callOf reads the state's table: `state.calls` would build the whole record for every event.
-    const call = callId === undefined || state === undefined ? undefined : callOf(state, callId);
-    if (call?.turnId !== undefined && callId !== undefined) turnOfCall.set(callId, call.turnId);
+    // The reducer's own record, not `callOf`: a reader's copy of the call (its text, its preview)
+    // is made only when a view reads the entry's `call`.
+    if (callId !== undefined && state !== undefined) {
+      const turnId = (recordOf(state, callId) ?? callOf(state, callId))?.turnId;
+      if (turnId !== undefined) turnOfCall.set(callId, turnId);
+    }
     const turnId = callId === undefined ? undefined : turnOfCall.get(callId);
     const type = typeOf(event);
     note(seen.types, type);
     note(seen.callIds, callId);
     note(seen.turnIds, turnId);
-    const entry: DevtoolsEntry = {
-      index: entries.length,
-      source: event.source,
-      at: event.at,
-      type,
-      payload,
-      callId,
-      turnId,
-      verdict,
-      reason,
-      code,
-      call,
-      state,
-    };
+    const entry = new RecordedEntry(entries.length, event, type, callId, turnId);
     entries.push(entry);
     if (callId !== undefined) {
       const list = byCall.get(callId);
