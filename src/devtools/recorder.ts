@@ -9,6 +9,9 @@
 import type { ToolCall, ToolgateClient, ToolgateEvent, ToolStreamState } from '../core';
 import type { ToolEventVerdict } from '../core/stream/reducer';
 import { callOf, recordOf } from '../core/stream/call-table';
+import { stepLocalToolEvent, stepToolEvent } from '../core/stream/reducer';
+import type { LocalToolEvent } from '../core/stream/local-events';
+import type { CallRecord } from '../core/stream/tool-call';
 
 /**
  * Where a recorded entry came from: the session's event (`session`), the page's own event
@@ -132,11 +135,17 @@ function typeOf(entry: ToolgateEvent): string {
   }
 }
 
+/** One state in this many of a recording is kept whole; the others are made again from it on read. */
+const CHECKPOINT_EVERY = 32;
+
 /**
- * An entry as the recorder keeps it: the event as it came, its place, its short name and its call.
- * What a view shows (the call's state, the reason, the code) is read from the event when asked,
- * not copied per event: the recorder runs beside a live session, and a copy of the call per
- * fragment (its text and its preview) cost more than the session itself.
+ * An entry as the recorder keeps it: the event as it came, its place, its short name, its call.
+ * What a view shows is read from these when asked, not copied per event, and the store's state is
+ * kept only at checkpoints: the recorder runs beside a live session, and holding a copy of the
+ * call (its text, its preview) and the whole state for every fragment cost more than the session
+ * itself. The call after the event is the reducer's own record (made for that event anyway); the
+ * state between checkpoints is the reducer run again from the last checkpoint over the events
+ * since, with their clock (the reducer is pure: docs/architecture.md).
  */
 class RecordedEntry implements DevtoolsEntry {
   constructor(
@@ -145,6 +154,12 @@ class RecordedEntry implements DevtoolsEntry {
     readonly type: string,
     readonly callId: string | undefined,
     readonly turnId: string | undefined,
+    /** The reducer's record of the call right after (`session` and `page` entries that name a call). */
+    private readonly record: CallRecord | undefined,
+    /** This entry's state when it is a checkpoint. */
+    private readonly kept: ToolStreamState | undefined,
+    /** The recording it belongs to, to make its state again from the last checkpoint. */
+    private readonly recording: readonly RecordedEntry[],
   ) {}
 
   get source(): DevtoolsSource {
@@ -174,11 +189,6 @@ class RecordedEntry implements DevtoolsEntry {
     return event.source === 'session' || event.source === 'page' ? event.verdict : undefined;
   }
 
-  get state(): ToolStreamState | undefined {
-    const event = this.event;
-    return event.source === 'session' || event.source === 'page' ? event.state : undefined;
-  }
-
   get reason(): string | undefined {
     const event = this.event;
     if (event.source === 'error') return event.reason;
@@ -196,9 +206,27 @@ class RecordedEntry implements DevtoolsEntry {
   }
 
   get call(): ToolCall | undefined {
-    const state = this.state;
-    // The state is immutable and the reducer's record makes its reader's copy once: the same call each time.
-    return this.callId === undefined || state === undefined ? undefined : callOf(state, this.callId);
+    // The record makes its reader's copy once: the same call each time it is read.
+    if (this.record !== undefined) return this.record.toCall();
+    const state = this.kept ?? (this.callId === undefined ? undefined : this.state);
+    return state === undefined || this.callId === undefined ? undefined : callOf(state, this.callId);
+  }
+
+  get state(): ToolStreamState | undefined {
+    if (this.kept !== undefined) return this.kept;
+    const event = this.event;
+    if (event.source !== 'session' && event.source !== 'page') return undefined;
+    let from = this.index;
+    while (from >= 0 && this.recording[from]?.kept === undefined) from--;
+    let state = this.recording[from]?.kept;
+    if (state === undefined) return undefined;
+    for (let i = from + 1; i <= this.index; i++) {
+      const step = this.recording[i]?.event;
+      if (step === undefined) continue;
+      if (step.source === 'session') state = stepToolEvent(state, step.event, { now: step.at }).state;
+      else if (step.source === 'page') state = stepLocalToolEvent(state, step.event as LocalToolEvent, { now: step.at }).state;
+    }
+    return state;
   }
 }
 
@@ -217,9 +245,11 @@ class RecordedEntry implements DevtoolsEntry {
 export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, options: DevtoolsRecorderOptions = {}): DevtoolsRecorder {
   const limit = options.limit ?? 20_000;
   const schedule = options.scheduleFrame ?? defaultScheduleFrame;
-  let entries: DevtoolsEntry[] = [];
+  let entries: RecordedEntry[] = [];
+  // Entries with a state so far: every CHECKPOINT_EVERY-th keeps it whole, the first one always.
+  let stateful = 0;
   let full = false;
-  let byCall = new Map<string, DevtoolsEntry[]>();
+  let byCall = new Map<string, RecordedEntry[]>();
   const seen = { callIds: new Set<string>(), types: new Set<string>(), turnIds: new Set<string>() };
   let choices: DevtoolsRecorderState['choices'] = { callIds: [], types: [], turnIds: [] };
   let choicesChanged = false;
@@ -291,7 +321,15 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
     note(seen.types, type);
     note(seen.callIds, callId);
     note(seen.turnIds, turnId);
-    const entry = new RecordedEntry(entries.length, event, type, callId, turnId);
+    // The tap's entry holds the whole state: kept as it came only at a checkpoint.
+    let kept: ToolStreamState | undefined;
+    let kind = event;
+    if (state !== undefined && (event.source === 'session' || event.source === 'page')) {
+      if (stateful++ % CHECKPOINT_EVERY === 0) kept = state;
+      else kind = { source: event.source, event: event.event, verdict: event.verdict, at: event.at } as ToolgateEvent;
+    }
+    const record = callId === undefined || state === undefined ? undefined : recordOf(state, callId);
+    const entry = new RecordedEntry(entries.length, kind, type, callId, turnId, record, kept, entries);
     entries.push(entry);
     if (callId !== undefined) {
       const list = byCall.get(callId);
@@ -313,6 +351,7 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
     },
     clear() {
       entries = [];
+      stateful = 0;
       full = false;
       byCall = new Map();
       for (const set of Object.values(seen)) set.clear();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToolgate } from 'toolgate/core';
+import { createToolgate, type ToolStreamState } from 'toolgate/core';
 import { createDevtoolsRecorder } from 'toolgate/devtools';
 import { toolEvents as e } from 'toolgate/testing';
 
@@ -49,5 +49,30 @@ describe('createDevtoolsRecorder: entries read what happened when they happened'
     expect(ignored?.verdict?.outcome).toBe('ignored');
     expect(ignored?.reason).toEqual(expect.any(String));
     expect(ignored?.code).toBeUndefined();
+  });
+
+  it('gives every entry the store’s whole state after it, checkpoint or not, in a session longer than a checkpoint’s stride', () => {
+    let clock = 1_000;
+    const client = createToolgate({ storeOptions: { now: () => (clock += 7) } });
+    const plain = (state: ToolStreamState | undefined) =>
+      state === undefined ? undefined : (JSON.parse(JSON.stringify({ calls: state.calls, order: state.order, closed: state.closed })) as unknown);
+    const live: unknown[] = [];
+    client.onEvent((entry) => live.push(entry.source === 'session' || entry.source === 'page' ? plain(entry.state) : undefined));
+    const recorder = createDevtoolsRecorder(client, { scheduleFrame: (flush) => flush(), limit: Infinity });
+    const { dispatch, interrupt } = client.calls.getState();
+    for (const id of ['a', 'b', 'c']) dispatch(e.start(id, { name: 'write', turnId: id === 'c' ? 't2' : 't1' }));
+    for (let i = 0; i < 40; i++) for (const id of ['a', 'b', 'c']) dispatch(e.delta(id, i === 0 ? '{"text":"' : `x${i}`));
+    dispatch(e.delta('a', '"}'));
+    dispatch(e.complete('a', { text: 'ignored: the streamed text differs' }));
+    dispatch(e.delta('missing', 'refused'));
+    interrupt('t1');
+    dispatch(e.settled('c'));
+    recorder.flush();
+    const { entries, length } = recorder.getState();
+    expect(length).toBe(live.length);
+    expect(length).toBeGreaterThan(100);
+    entries.forEach((entry, i) => expect(plain(entry.state), `entry ${i}`).toEqual(live[i]));
+    expect(entries.at(-2)?.type).toBe('page/interrupt');
+    expect(entries.at(-2)?.state?.calls['b']?.status).toBe('cancelled');
   });
 });
