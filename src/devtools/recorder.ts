@@ -51,7 +51,10 @@ export interface DevtoolsEntry {
   readonly code: string | undefined;
   /** The call's state right after this entry (`session` and `page` entries that name a call). */
   readonly call: ToolCall | undefined;
-  /** The store's whole state right after (`session` and `page` entries). */
+  /**
+   * The store's whole state right after (`session` and `page` entries). Equal to the store's, and
+   * possibly not the same object: most entries make it again from a kept one when read.
+   */
   readonly state: ToolStreamState | undefined;
 }
 
@@ -117,12 +120,26 @@ function field(value: unknown, key: string): unknown {
   }
 }
 
+// Each `type/phase` name made once: a stream of fragments would otherwise hold one string per entry.
+const joinedNames = new Map<string, Map<string, string>>();
+function joined(type: string, phase: string): string {
+  const phases = joinedNames.get(type);
+  const name = phases?.get(phase);
+  if (name !== undefined) return name;
+  const made = `${type}/${phase}`;
+  // Bounded: names a session made up do not pile up across recordings.
+  if (phases !== undefined) {
+    if (phases.size < 64) phases.set(phase, made);
+  } else if (joinedNames.size < 64) joinedNames.set(type, new Map([[phase, made]]));
+  return made;
+}
+
 function typeOf(entry: ToolgateEvent): string {
   switch (entry.source) {
     case 'session': {
       const type = textOf(field(entry.event, 'type')) ?? '(no type)';
       const phase = textOf(field(entry.event, 'phase'));
-      return phase === undefined ? type : `${type}/${phase}`;
+      return phase === undefined ? type : joined(type, phase);
     }
     case 'page':
       return `page/${textOf(field(entry.event, 'type')) ?? '?'}`;
