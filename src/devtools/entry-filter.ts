@@ -28,11 +28,14 @@ export const isRefused = (entry: DevtoolsEntry): boolean => entry.verdict?.outco
  * const shown = filterEntries(entries, { type: 'tool.stream/settled', turnId: 't1' });
  */
 export function filterEntries(entries: readonly DevtoolsEntry[], filter: DevtoolsFilter): DevtoolsEntry[] {
+  return entries.filter(matcher(filter));
+}
+
+/** The test `filter` makes of one entry, made once per filter (a view runs it for each entry it reads). */
+function matcher(filter: DevtoolsFilter): (entry: DevtoolsEntry) => boolean {
   const { callId, type, turnId, refusedOnly } = filter;
-  return entries.filter(
-    (entry) =>
-      (!callId || entry.callId === callId) && (!type || entry.type === type) && (!turnId || entry.turnId === turnId) && (!refusedOnly || isRefused(entry)),
-  );
+  return (entry) =>
+    (!callId || entry.callId === callId) && (!type || entry.type === type) && (!turnId || entry.turnId === turnId) && (!refusedOnly || isRefused(entry));
 }
 
 /**
@@ -78,13 +81,14 @@ export function latestEntries(
   filter: DevtoolsFilter,
   max: number,
 ): { shown: DevtoolsEntry[]; more: boolean } {
+  const keeps = matcher(filter);
   const shown: DevtoolsEntry[] = [];
   let i = Math.min(length, entries.length) - 1;
   for (; i >= 0 && shown.length < max; i--) {
     const entry = entries[i] as DevtoolsEntry;
-    if (filterEntries([entry], filter).length > 0) shown.push(entry);
+    if (keeps(entry)) shown.push(entry);
   }
   let more = false;
-  for (; i >= 0 && !more; i--) more = filterEntries([entries[i] as DevtoolsEntry], filter).length > 0;
+  for (; i >= 0 && !more; i--) more = keeps(entries[i] as DevtoolsEntry);
   return { shown: shown.reverse(), more };
 }

@@ -8,7 +8,10 @@
  */
 import type { ToolCall, ToolgateClient, ToolgateEvent, ToolStreamState } from '../core';
 import type { ToolEventVerdict } from '../core/stream/reducer';
-import { callOf } from '../core/stream/call-table';
+import { callOf, recordOf } from '../core/stream/call-table';
+import { stepLocalToolEvent, stepToolEvent } from '../core/stream/reducer';
+import type { LocalToolEvent } from '../core/stream/local-events';
+import type { CallRecord } from '../core/stream/tool-call';
 
 /**
  * Where a recorded entry came from: the session's event (`session`), the page's own event
@@ -48,7 +51,10 @@ export interface DevtoolsEntry {
   readonly code: string | undefined;
   /** The call's state right after this entry (`session` and `page` entries that name a call). */
   readonly call: ToolCall | undefined;
-  /** The store's whole state right after (`session` and `page` entries). */
+  /**
+   * The store's whole state right after (`session` and `page` entries). Equal to the store's, and
+   * possibly not the same object: most entries make it again from a kept one when read.
+   */
   readonly state: ToolStreamState | undefined;
 }
 
@@ -114,12 +120,26 @@ function field(value: unknown, key: string): unknown {
   }
 }
 
+// Each `type/phase` name made once: a stream of fragments would otherwise hold one string per entry.
+const joinedNames = new Map<string, Map<string, string>>();
+function joined(type: string, phase: string): string {
+  const phases = joinedNames.get(type);
+  const name = phases?.get(phase);
+  if (name !== undefined) return name;
+  const made = `${type}/${phase}`;
+  // Bounded: names a session made up do not pile up across recordings.
+  if (phases !== undefined) {
+    if (phases.size < 64) phases.set(phase, made);
+  } else if (joinedNames.size < 64) joinedNames.set(type, new Map([[phase, made]]));
+  return made;
+}
+
 function typeOf(entry: ToolgateEvent): string {
   switch (entry.source) {
     case 'session': {
       const type = textOf(field(entry.event, 'type')) ?? '(no type)';
       const phase = textOf(field(entry.event, 'phase'));
-      return phase === undefined ? type : `${type}/${phase}`;
+      return phase === undefined ? type : joined(type, phase);
     }
     case 'page':
       return `page/${textOf(field(entry.event, 'type')) ?? '?'}`;
@@ -129,6 +149,101 @@ function typeOf(entry: ToolgateEvent): string {
       return `answer/${entry.message.type}`;
     case 'error':
       return `error/${entry.code}`;
+  }
+}
+
+/** One state in this many of a recording is kept whole; the others are made again from it on read. */
+const CHECKPOINT_EVERY = 32;
+
+/**
+ * An entry as the recorder keeps it: the event as it came, its place, its short name, its call.
+ * What a view shows is read from these when asked, not copied per event, and the store's state is
+ * kept only at checkpoints: the recorder runs beside a live session, and holding a copy of the
+ * call (its text, its preview) and the whole state for every fragment cost more than the session
+ * itself. The call after the event is the reducer's own record (made for that event anyway); the
+ * state between checkpoints is the reducer run again from the last checkpoint over the events
+ * since, with their clock (the reducer is pure: docs/architecture.md).
+ */
+class RecordedEntry implements DevtoolsEntry {
+  constructor(
+    readonly index: number,
+    private readonly event: ToolgateEvent,
+    readonly type: string,
+    readonly callId: string | undefined,
+    readonly turnId: string | undefined,
+    /** The reducer's record of the call right after (`session` and `page` entries that name a call). */
+    private readonly record: CallRecord | undefined,
+    /** This entry's state when it is a checkpoint. */
+    private readonly kept: ToolStreamState | undefined,
+    /** The recording it belongs to, to make its state again from the last checkpoint. */
+    private readonly recording: readonly RecordedEntry[],
+  ) {}
+
+  get source(): DevtoolsSource {
+    return this.event.source;
+  }
+
+  get at(): number {
+    return this.event.at;
+  }
+
+  get payload(): unknown {
+    const event = this.event;
+    switch (event.source) {
+      case 'session':
+      case 'page':
+        return event.event;
+      case 'tool-call':
+      case 'answer':
+        return event.message;
+      case 'error':
+        return event.detail;
+    }
+  }
+
+  get verdict(): ToolEventVerdict | undefined {
+    const event = this.event;
+    return event.source === 'session' || event.source === 'page' ? event.verdict : undefined;
+  }
+
+  get reason(): string | undefined {
+    const event = this.event;
+    if (event.source === 'error') return event.reason;
+    if (event.source !== 'session' && event.source !== 'page') return undefined;
+    const verdict = event.verdict;
+    return verdict.outcome === 'applied' ? verdict.warning : verdict.reason;
+  }
+
+  get code(): string | undefined {
+    const event = this.event;
+    if (event.source === 'error') return event.code;
+    if (event.source !== 'session' && event.source !== 'page') return undefined;
+    const verdict = event.verdict;
+    return verdict.outcome === 'rejected' ? verdict.issue : verdict.outcome === 'applied' && verdict.warning !== undefined ? verdict.warningCode : undefined;
+  }
+
+  get call(): ToolCall | undefined {
+    // The record makes its reader's copy once: the same call each time it is read.
+    if (this.record !== undefined) return this.record.toCall();
+    const state = this.kept ?? (this.callId === undefined ? undefined : this.state);
+    return state === undefined || this.callId === undefined ? undefined : callOf(state, this.callId);
+  }
+
+  get state(): ToolStreamState | undefined {
+    if (this.kept !== undefined) return this.kept;
+    const event = this.event;
+    if (event.source !== 'session' && event.source !== 'page') return undefined;
+    let from = this.index;
+    while (from >= 0 && this.recording[from]?.kept === undefined) from--;
+    let state = this.recording[from]?.kept;
+    if (state === undefined) return undefined;
+    for (let i = from + 1; i <= this.index; i++) {
+      const step = this.recording[i]?.event;
+      if (step === undefined) continue;
+      if (step.source === 'session') state = stepToolEvent(state, step.event, { now: step.at }).state;
+      else if (step.source === 'page') state = stepLocalToolEvent(state, step.event as LocalToolEvent, { now: step.at }).state;
+    }
+    return state;
   }
 }
 
@@ -147,9 +262,11 @@ function typeOf(entry: ToolgateEvent): string {
 export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, options: DevtoolsRecorderOptions = {}): DevtoolsRecorder {
   const limit = options.limit ?? 20_000;
   const schedule = options.scheduleFrame ?? defaultScheduleFrame;
-  let entries: DevtoolsEntry[] = [];
+  let entries: RecordedEntry[] = [];
+  // Entries with a state so far: every CHECKPOINT_EVERY-th keeps it whole, the first one always.
+  let stateful = 0;
   let full = false;
-  let byCall = new Map<string, DevtoolsEntry[]>();
+  let byCall = new Map<string, RecordedEntry[]>();
   const seen = { callIds: new Set<string>(), types: new Set<string>(), turnIds: new Set<string>() };
   let choices: DevtoolsRecorderState['choices'] = { callIds: [], types: [], turnIds: [] };
   let choicesChanged = false;
@@ -189,67 +306,47 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
       return;
     }
     let callId: string | undefined;
-    let verdict: ToolEventVerdict | undefined;
     let state: ToolStreamState | undefined;
-    let reason: string | undefined;
-    let code: string | undefined;
-    let payload: unknown;
     switch (event.source) {
       case 'session':
       case 'page': {
-        payload = event.event;
-        verdict = event.verdict;
         state = event.state;
         callId = textOf(field(event.event, 'callId'));
         const requestId = textOf(field(event.event, 'requestId'));
         if (requestId !== undefined && callId !== undefined) callOfRequest.set(requestId, callId);
-        if (verdict.outcome === 'rejected') {
-          reason = verdict.reason;
-          code = verdict.issue;
-        } else if (verdict.outcome === 'ignored') reason = verdict.reason;
-        else if (verdict.warning !== undefined) {
-          reason = verdict.warning;
-          code = verdict.warningCode;
-        }
         break;
       }
       case 'tool-call':
       case 'answer': {
-        payload = event.message;
         callId = textOf(field(event.message, 'callId')) ?? callOfRequest.get(textOf(field(event.message, 'requestId')) ?? '');
         const turnId = textOf(field(event.message, 'turnId'));
         if (callId !== undefined && turnId !== undefined) turnOfCall.set(callId, turnId);
         break;
       }
       case 'error':
-        payload = event.detail;
-        reason = event.reason;
-        code = event.code;
         callId = textOf(field(event.detail, 'callId'));
         break;
     }
-    // callOf reads the state's table: `state.calls` would build the whole record for every event.
-    const call = callId === undefined || state === undefined ? undefined : callOf(state, callId);
-    if (call?.turnId !== undefined && callId !== undefined) turnOfCall.set(callId, call.turnId);
+    // The reducer's own record, not `callOf`: a reader's copy of the call (its text, its preview)
+    // is made only when a view reads the entry's `call`.
+    if (callId !== undefined && state !== undefined) {
+      const turnId = (recordOf(state, callId) ?? callOf(state, callId))?.turnId;
+      if (turnId !== undefined) turnOfCall.set(callId, turnId);
+    }
     const turnId = callId === undefined ? undefined : turnOfCall.get(callId);
     const type = typeOf(event);
     note(seen.types, type);
     note(seen.callIds, callId);
     note(seen.turnIds, turnId);
-    const entry: DevtoolsEntry = {
-      index: entries.length,
-      source: event.source,
-      at: event.at,
-      type,
-      payload,
-      callId,
-      turnId,
-      verdict,
-      reason,
-      code,
-      call,
-      state,
-    };
+    // The tap's entry holds the whole state: kept as it came only at a checkpoint.
+    let kept: ToolStreamState | undefined;
+    let kind = event;
+    if (state !== undefined && (event.source === 'session' || event.source === 'page')) {
+      if (stateful++ % CHECKPOINT_EVERY === 0) kept = state;
+      else kind = { source: event.source, event: event.event, verdict: event.verdict, at: event.at } as ToolgateEvent;
+    }
+    const record = callId === undefined || state === undefined ? undefined : recordOf(state, callId);
+    const entry = new RecordedEntry(entries.length, kind, type, callId, turnId, record, kept, entries);
     entries.push(entry);
     if (callId !== undefined) {
       const list = byCall.get(callId);
@@ -271,6 +368,7 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
     },
     clear() {
       entries = [];
+      stateful = 0;
       full = false;
       byCall = new Map();
       for (const set of Object.values(seen)) set.clear();
