@@ -6,6 +6,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { approvalMarkOf } from '../core/approval/approval-record';
+import { approvalFieldsOf } from '../core/stream/reducer';
 import { selectApprovalRecord, type ApprovalRecordsState } from '../core/approval/approval-records';
 import type { ToolStreamStore } from '../core/stream/store';
 import type { ToolCall } from '../core/stream/tool-call';
@@ -35,19 +36,9 @@ export function useShownApproval(call: ToolCall | undefined, store?: ToolStreamS
   const callId = call?.callId;
   const select = useCallback((state: ApprovalRecordsState) => (callId === undefined ? undefined : selectApprovalRecord(state, callId)), [callId]);
   const record = useStoreSelector(records, select, Object.is);
-  const { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel } = call ?? {};
   return useMemo((): ShownApproval => {
-    if (record === undefined) return { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel };
-    const mark = approvalMarkOf(record);
-    return {
-      approval: mark.approval,
-      approvedArguments: mark.approvedArguments,
-      approvalEdited: mark.edited,
-      approvalGrant: mark.grant,
-      approvalReason: mark.reason,
-      approvalBy: mark.by,
-      approvalRuleId: mark.ruleId,
-      approvalRuleLabel: mark.ruleLabel,
-    };
-  }, [record, approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel]);
+    if (record !== undefined) return approvalFieldsOf(approvalMarkOf(record));
+    const { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel } = call ?? {};
+    return { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel };
+  }, [record, call]);
 }

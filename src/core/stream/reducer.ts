@@ -370,16 +370,7 @@ function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown
   if (mark.approval === 'awaiting' && isTerminalStatus(call.status)) {
     return reject('after-terminal', `markApproval for call '${callId}': the call is ${call.status}; it waits for no approval`);
   }
-  const changes: Partial<ToolCallFields> = {
-    approval: mark.approval,
-    approvedArguments: mark.approvedArguments,
-    approvalEdited: mark.edited,
-    approvalGrant: mark.grant,
-    approvalReason: mark.reason,
-    approvalBy: mark.by,
-    approvalRuleId: mark.ruleId,
-    approvalRuleLabel: mark.ruleLabel,
-  };
+  const changes: Partial<ToolCallFields> = approvalFieldsOf(mark);
   if (sameMark(call, changes)) return ignore(`call '${callId}' is already marked so`);
   return { next: { table: setCall(tableOf(state), updateToolCall(call, changes)) } };
 }
@@ -508,4 +499,24 @@ function describeEvent(event: ToolEvent): string {
     default:
       return event.type;
   }
+}
+
+/**
+ * A call's approval fields as a mark sets them: the one list of which mark field becomes which call
+ * field, read by the reducer and by a card that shows an approval record (`use-shown-approval.ts`).
+ */
+export function approvalFieldsOf(mark: ApprovalMark): Pick<
+  ToolCallFields,
+  'approval' | 'approvedArguments' | 'approvalEdited' | 'approvalGrant' | 'approvalReason' | 'approvalBy' | 'approvalRuleId' | 'approvalRuleLabel'
+> {
+  return {
+    approval: mark.approval,
+    approvedArguments: mark.approvedArguments,
+    approvalEdited: mark.edited,
+    approvalGrant: mark.grant,
+    approvalReason: mark.reason,
+    approvalBy: mark.by,
+    approvalRuleId: mark.ruleId,
+    approvalRuleLabel: mark.ruleLabel,
+  };
 }
