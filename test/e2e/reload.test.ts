@@ -53,8 +53,9 @@ describe('demo with ?persist=1: a reload resumes the session', () => {
     await serverHas(() => expect(eventsOf(sessionId, 'tool.call')).toEqual([]));
 
     await reload(page, sessionId);
-    // The replay rebuilt the card: one card, the same call, still streaming (or already done).
-    await expect(page.locator('article.toolgate-card').count()).resolves.toBe(1);
+    // The replay rebuilt the card: one card, the same call, still streaming (or already done). A
+    // steady card shows a call in a passing state after its first frames, so the count is polled.
+    await expect.poll(() => page.locator('article.toolgate-card').count()).toBe(1);
     await turnEnded(page, 'completed', turn);
     await expect(streaming.getAttribute('data-status')).resolves.toBe('settled');
     await expect(streaming.getAttribute('data-outcome')).resolves.toBe('ok');
