@@ -5,7 +5,7 @@
 // Arguments go to vitest, e.g. `npm test -- --project unit`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -111,6 +111,7 @@ const vitestStatus = run(bin('vitest'), [
 ]);
 let vitestPassed = 0;
 let vitestFailed = 0;
+const vitestFailures = []; // "file > test" of each failed test, repeated in the summary at the end
 if (existsSync(report)) {
   const json = JSON.parse(readFileSync(report, 'utf8'));
   vitestPassed = json.numPassedTests;
@@ -118,6 +119,9 @@ if (existsSync(report)) {
   // A file that fails to load fails without a failed test: count it once.
   for (const file of json.testResults) {
     const failedTests = file.assertionResults.filter((t) => t.status === 'failed').length;
+    for (const t of file.assertionResults) {
+      if (t.status === 'failed') vitestFailures.push(`${relative(root, file.name)} > ${t.fullName}`);
+    }
     if (file.status === 'failed' && failedTests === 0) {
       console.error(`FAILED to run: ${file.name}${file.message ? `: ${file.message}` : ''}`);
       vitestFailed += 1;
@@ -138,6 +142,8 @@ const stepsFailed = results.length - stepsPassed;
 console.log('');
 for (const r of results) console.log(`${r.ok ? 'ok    ' : 'FAILED'} ${r.name}`);
 console.log(`vitest: ${vitestPassed} passed, ${vitestFailed} failed`);
+// The names again at the very end: a log cut to its tail still says which tests failed.
+for (const name of vitestFailures) console.log(`FAILED ${name}`);
 const failed = vitestFailed + stepsFailed;
 console.log(`${vitestPassed + stepsPassed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

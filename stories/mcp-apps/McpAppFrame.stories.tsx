@@ -28,7 +28,11 @@ interface PageProps {
   html: string;
   title: string;
   maxHeight?: number;
-  /** Another window of the page that posts a tools/call as if it were the app. */
+  /**
+   * A button that mounts another window of the page, which posts a tools/call as if it were the
+   * app. It is a button, not a frame mounted at once: the page listens to its app's frame only
+   * once the MCP Apps bridge has loaded, and a message posted before that is heard by nobody.
+   */
   intruder?: boolean;
   /** A button that gives the frame's panel the other theme (`data-theme` on the panel). */
   themeSwitch?: boolean;
@@ -42,6 +46,7 @@ function AppPage({ html, title, maxHeight, intruder, themeSwitch }: PageProps) {
   const [context, setContext] = useState('');
   const [ran, setRan] = useState<string[]>([]);
   const [errors, setErrors] = useState<McpAppError[]>([]);
+  const [intruderShown, setIntruderShown] = useState(false);
   const callTool = async (call: { name: string; arguments: unknown }): Promise<McpCallToolResult> => {
     setRan((list) => [...list, `${call.name} ${JSON.stringify(call.arguments)}`]);
     return { content: [{ type: 'text', text: 'Sunny, 21 °C in Lyon' }] };
@@ -75,6 +80,11 @@ function AppPage({ html, title, maxHeight, intruder, themeSwitch }: PageProps) {
           />
         </div>
         {intruder === true ? (
+          <button type="button" className="toolgate-button" onClick={() => setIntruderShown(true)}>
+            Open another frame that posts as if it were the app
+          </button>
+        ) : null}
+        {intruderShown ? (
           <iframe
             title="Another frame"
             sandbox="allow-scripts"
@@ -187,11 +197,15 @@ export const ToolCallDenied: Story = {
 export const RefusedMessages: Story = {
   render: () => <AppPage html={overreachingApp} title="Overreaching app" maxHeight={300} intruder />,
   play: async ({ canvasElement }) => {
+    await waitFor(() => expect(frameOf(canvasElement, 'Overreaching app')).toHaveAttribute('data-state', 'ready'));
     const context = within(canvasElement).getByLabelText('Model context');
     await waitFor(() => expect(context).toHaveTextContent('big message refused'));
     await expect(context).toHaveTextContent('open-link refused: the app asked to open a link to https://exfiltrate.example, which is not an allowed origin');
     await expect(context).toHaveTextContent('secrets/read refused: -32601 the app asked for "secrets/read", which this page does not offer');
     await expect(context).toHaveTextContent('big message refused: -32600 the message is larger than 262144 bytes');
+    const open = page(canvasElement).getByRole('button', { name: 'Open another frame that posts as if it were the app' });
+    open.focus();
+    await userEvent.keyboard('{Enter}');
     const refused = within(canvasElement).getByLabelText('Refused messages');
     await waitFor(() => expect(refused).toHaveTextContent('wrong-source: the message came from a window other than the app’s frame'));
     await expect(refused).toHaveTextContent('link-not-allowed');
