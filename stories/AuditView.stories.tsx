@@ -61,7 +61,7 @@ export const Verified: Story = {
   render: () => <Trail tamper={false} />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('Chain verified: 10 records'), { timeout: 5000 });
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('Chain verified: 10 records'));
     expect(canvas.getAllByRole('row')).toHaveLength(11);
     expect(canvas.getByText('deny by person: not on a Friday')).toBeInTheDocument();
   },
@@ -73,7 +73,7 @@ export const Tampered: Story = {
   render: () => <Trail tamper />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^Chain broken at record 5: record 5 does not match its hash/), { timeout: 5000 });
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^Chain broken at record 5: record 5 does not match its hash/));
     expect(canvasElement.querySelector('[data-broken]')).toHaveAttribute('data-type', 'decided');
   },
 };

@@ -110,7 +110,8 @@ export const WithTheDialog: Story = {
     const body = within(canvasElement.ownerDocument.body);
     const dialog = await body.findByRole('dialog');
     await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'reviewing'));
-    const booked = within(canvasElement).getByRole('article', { name: 'book_flight', hidden: true });
+    // The list draws a new call's card a frame or two after its row (steady cards): wait for it.
+    const booked = await within(canvasElement).findByRole('article', { name: 'book_flight', hidden: true });
     await expect(within(booked).getByRole('group', { name: 'Awaiting approval', hidden: true })).toHaveAttribute('data-state', 'reviewing');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(body.queryByRole('dialog')).toBeNull());

@@ -35,6 +35,9 @@ function startCall(session: ScriptedSession, callId: string) {
 }
 
 const dialog = () => screen.getByRole('dialog');
+// The dialog's body loads on the first request (a dynamic import): on a loaded machine that took
+// seconds in this test runner, so the first wait for it ends on the state, not at 5 s.
+const DIALOG_LOAD_MS = 20_000;
 
 describe('the dialog: respond instead, withdraw request', () => {
   it('respond: the JSON typed is the call’s result, the tool does not run, and an invalid answer says why', async () => {
@@ -42,7 +45,7 @@ describe('the dialog: respond instead, withdraw request', () => {
     const { session, run } = setup();
     const result = startCall(session, 'c1');
     // Offered once the request is under review (its fingerprint computed).
-    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: 5000 });
+    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: DIALOG_LOAD_MS });
     open.focus();
     await user.keyboard('{Enter}');
     const field = within(dialog()).getByRole('textbox', { name: 'Your answer (JSON)' });
@@ -67,7 +70,7 @@ describe('the dialog: respond instead, withdraw request', () => {
     const answer = await result;
     expect(answer).toMatchObject({ ok: false, code: 'INTERRUPTED', message: expect.stringMatching(/^cancelled: the person withdrew the request/) });
     expect(run).not.toHaveBeenCalled();
-    const card = screen.getAllByRole('article', { name: 'publish', hidden: true })[0] as HTMLElement;
+    const card = await waitFor(() => screen.getAllByRole('article', { name: 'publish', hidden: true })[0] as HTMLElement);
     await waitFor(() => expect(within(card).getByText('Withdrawn', { selector: '.toolgate-card-state' })).toBeInTheDocument());
     expect(within(card).queryByText('Rejected')).toBeNull();
   });
@@ -76,7 +79,7 @@ describe('the dialog: respond instead, withdraw request', () => {
     const user = userEvent.setup();
     const { session, run } = setup();
     const result = startCall(session, 'c1');
-    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: 5000 });
+    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: DIALOG_LOAD_MS });
     open.focus();
     await user.keyboard('{Enter}');
     const field = within(dialog()).getByRole('textbox', { name: 'Your answer (JSON)' });
@@ -111,7 +114,7 @@ describe('the dialog: respond instead, withdraw request', () => {
       session.emit({ type: 'tool.stream', phase: 'start', callId: 'c9', turnId: 't1', name: 'lookup_order' });
       session.emit({ type: 'tool.approval-request', requestId: 'r9', callId: 'c9', turnId: 't1', name: 'lookup_order', arguments: { orderId: 'ord_1' }, risk: 'medium', outputSchema });
     });
-    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: 5000 });
+    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: DIALOG_LOAD_MS });
     open.focus();
     await user.keyboard('{Enter}');
     const form = await within(dialog()).findByRole('form', { name: 'Respond instead' });
@@ -134,7 +137,7 @@ describe('the dialog: respond instead, withdraw request', () => {
     const user = userEvent.setup();
     const { session, run } = setup({ type: 'object', properties: { published: { type: 'boolean' }, url: { type: 'string' } }, required: ['published'] });
     const result = startCall(session, 'c1');
-    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: 5000 });
+    const open = await screen.findByRole('button', { name: 'Respond instead' }, { timeout: DIALOG_LOAD_MS });
     open.focus();
     await user.keyboard('{Enter}');
     const form = await within(dialog()).findByRole('form', { name: 'Respond instead' });
