@@ -1,9 +1,10 @@
 /**
  * One spec per `tool.stream` phase: the fields it carries and how each is checked, where it takes
- * a call, what it does to a call after the user cancelled it here, what the reducer makes of it,
- * and the defaults the testing builders fill in. Validation (`validate-event.ts`), the lifecycle
- * table (`call-lifecycle.ts`), the reducer and `toolEvents` read this one place, so a new phase is
- * its interface in `wire.ts` and its entry here.
+ * a call, what it does to a call after the user cancelled it here and what the reducer makes of it.
+ * Validation (`validate-event.ts`), the lifecycle table (`call-lifecycle.ts`) and the reducer read
+ * this one place, so a new phase is its interface in `wire.ts` and its entry here (and its defaults
+ * in the testing builders, `src/testing/tool-events.ts`, which TypeScript asks for: they stay out
+ * of the store's bundle).
  *
  * (docs/protocol.md, "Rules of the stream"): every call starts with `start` and ends with exactly one of
  * `settled`, `cancelled` or `failed`, unless the session ends first.
@@ -129,8 +130,6 @@ export interface PhaseSpec<P extends ToolStreamPhase> {
    * `lateOutcome` (cancellation cannot undo a committed effect, docs/protocol.md, "Rules of the stream").
    */
   readonly afterLocalCancel: 'echo' | 'late-outcome';
-  /** What the testing builders fill in when a test does not say. */
-  readonly defaults: Partial<PhaseFields<P>>;
   /**
    * The reducer's step: the next call object. For `start`, `call` is the call already shown from
    * legacy previews, if any; for the others, the call, in a status `moves` allows, and `status`
@@ -164,7 +163,6 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     refine: (e) => (e.parentCallId === e.callId ? 'parentCallId names the call itself' : undefined),
     moves: OPEN,
     afterLocalCancel: 'echo',
-    defaults: { name: 'tool', turnId: 'turn-1' },
     apply: (shown, e, { now }) => {
       const call = createToolCall({
         callId: e.callId,
@@ -194,7 +192,6 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     fields: { delta: rules.string },
     moves: { pending: 'streaming', streaming: 'streaming' },
     afterLocalCancel: 'echo',
-    defaults: { delta: '' },
     apply: (call, e, { status }) => {
       const next = appendArguments(call, e.delta, { status });
       return { call: next, ...textWarning(call, next) };
@@ -204,14 +201,12 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     fields: { arguments: rules.present },
     moves: { pending: 'issued', streaming: 'issued' },
     afterLocalCancel: 'echo',
-    defaults: { arguments: {} },
     apply: completeArguments,
   },
   progress: {
     fields: { progress: rules.optional(rules.json), output: rules.optional(rules.json) },
     moves: { issued: 'issued' },
     afterLocalCancel: 'echo',
-    defaults: {},
     apply: (call, e) => {
       const changes: { -readonly [K in keyof ToolCallFields]?: ToolCallFields[K] } = {};
       if (e.progress !== undefined) changes.progress = e.progress;
@@ -233,7 +228,6 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     },
     moves: { issued: 'settled' },
     afterLocalCancel: 'late-outcome',
-    defaults: { ok: true },
     apply: (call, e, { now, status }) => {
       if (call.cancelledBy === 'local') {
         const late: LateOutcome = { ok: e.ok, code: e.code, at: now };
@@ -255,14 +249,12 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     fields: {},
     moves: { pending: 'cancelled', streaming: 'cancelled', issued: 'cancelled' },
     afterLocalCancel: 'echo',
-    defaults: {},
     apply: (call, _e, { now, status }) => ({ call: settleArguments(call, { status, cancelledBy: 'server', endedAt: now }) }),
   },
   failed: {
     fields: { message: rules.string },
     moves: { pending: 'failed', streaming: 'failed' },
     afterLocalCancel: 'echo',
-    defaults: { message: 'the model stopped before completing the arguments' },
     apply: (call, e, { now, status }) => ({ call: settleArguments(call, { status, message: e.message, endedAt: now }) }),
   },
 };
