@@ -58,6 +58,30 @@ export function describeValue(v: unknown): string {
   return typeof v === 'object' ? 'an object' : typeof v === 'undefined' ? 'nothing' : typeof v;
 }
 
+/** `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`. */
+const listOf = (values: readonly string[]): string => {
+  const quoted = values.map((v) => `'${v}'`);
+  const last = quoted.pop() as string;
+  return quoted.length === 0 ? last : `${quoted.join(', ')} or ${last}`;
+};
+
+/** The value of an own property, read once (`undefined` when absent: inherited values never count). */
+export const readOwn = (o: object, key: string): unknown => (Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined);
+
+/**
+ * Copy the fields `fields` names from `raw` into `into`, each own property read once and checked
+ * by its rule; the first problem, if any. Validation copies events so, and the reducer a page's
+ * approval mark: everything after reads only the copy.
+ */
+export function copyFields(raw: object, fields: Readonly<Record<string, FieldRule>>, into: Record<string, unknown>): string | undefined {
+  for (const key in fields) {
+    const checked = (fields[key] as FieldRule)(readOwn(raw, key), key);
+    if (!checked.ok) return checked.problem;
+    if (checked.value !== undefined) into[key] = checked.value;
+  }
+  return undefined;
+}
+
 /** Field rules, shared by the specs and the other events' validation. */
 export const rules = {
   string: ((v, key) => (typeof v === 'string' ? ok(v) : bad(`${key} must be a string, got ${describeValue(v)}`))) as FieldRule,
@@ -70,8 +94,9 @@ export const rules = {
     const snapshot = snapshotJson(v, key);
     return snapshot.ok ? ok(snapshot.value) : bad(`${key} is not JSON: ${snapshot.reason}`);
   }) as FieldRule,
-  oneOf: (values: readonly string[], says: string): FieldRule => (v, key) =>
-    typeof v === 'string' && values.includes(v) ? ok(v) : bad(`${key} must be ${says}, got ${describeValue(v)}`),
+  /** One of `values`; the reason lists them (`'server' or 'app'`). */
+  oneOf: (values: readonly string[]): FieldRule => (v, key) =>
+    typeof v === 'string' && values.includes(v) ? ok(v) : bad(`${key} must be ${listOf(values)}, got ${describeValue(v)}`),
   optional: (rule: FieldRule): FieldRule => (v, key) => (v === undefined ? ok(undefined) : rule(v, key)),
 };
 
@@ -156,8 +181,8 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     fields: {
       turnId: rules.string,
       name: rules.id,
-      location: rules.optional(rules.oneOf(['server', 'app'], "'server' or 'app'")),
-      risk: rules.optional(rules.oneOf(['low', 'medium', 'high'], "'low', 'medium' or 'high'")),
+      location: rules.optional(rules.oneOf(['server', 'app'])),
+      risk: rules.optional(rules.oneOf(['low', 'medium', 'high'])),
       parentCallId: rules.optional(rules.id),
     },
     refine: (e) => (e.parentCallId === e.callId ? 'parentCallId names the call itself' : undefined),
@@ -224,7 +249,7 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
       code: rules.optional(rules.string),
       message: rules.optional(rules.string),
       output: rules.optional(rules.json),
-      answeredBy: rules.optional(rules.oneOf(['person'], "'person'")),
+      answeredBy: rules.optional(rules.oneOf(['person'])),
     },
     moves: { issued: 'settled' },
     afterLocalCancel: 'late-outcome',
