@@ -10,7 +10,7 @@
  */
 import { localOnlyNameIn } from './local-events';
 import { copyFields, describeValue, isToolStreamPhase, readOwn, rules, TOOL_PHASES, type FieldRule } from './tool-phases';
-import { TOOL_STREAM_PHASES, type ToolEvent } from '../wire';
+import type { ToolEvent } from '../wire';
 
 /**
  * What {@link validateToolEvent} makes of a raw value: a tool event (a plain copy), another kind
@@ -83,7 +83,7 @@ function copyStream(raw: Record<string, unknown>): Copied {
   if (!isToolStreamPhase(phase)) {
     const named = localOnlyNameIn(raw);
     if (named !== undefined) return localOnly(named);
-    return malformed(`tool.stream: unknown phase ${describeValue(phase)} (expected one of ${TOOL_STREAM_PHASES.join(', ')})`);
+    return malformed(`tool.stream: unknown phase ${describeValue(phase)} (expected one of ${Object.keys(TOOL_PHASES).join(', ')})`);
   }
   const callId = read(raw, 'callId');
   if (typeof callId !== 'string' || callId === '') return malformed(`tool.stream ${phase}: callId must be a non-empty string, got ${describeValue(callId)}`);
