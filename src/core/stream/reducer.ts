@@ -376,23 +376,29 @@ function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown
 
 type CopiedMark = Pick<ApprovalMark, 'approval' | 'approvedArguments' | 'edited' | 'grant' | 'reason' | 'by' | 'ruleId' | 'ruleLabel'>;
 
-/** How each field of a mark is checked and copied (the approved arguments deep-frozen), as an event's fields are. */
-const MARK_FIELDS: { readonly [K in keyof Required<ApprovalMark>]: FieldRule } = {
-  approval: rules.oneOf(TOOL_APPROVALS),
-  approvedArguments: rules.optional(rules.json),
-  edited: rules.optional(rules.boolean),
-  grant: rules.optional(rules.string),
-  reason: rules.optional(rules.string),
-  by: rules.optional(rules.oneOf(['rule'])),
-  ruleId: rules.optional(rules.string),
-  ruleLabel: rules.optional(rules.string),
-};
+/**
+ * How each field of a mark is checked and copied (the approved arguments deep-frozen), as an
+ * event's fields are. Made on the first mark, not at load: a bundle that imports this module only
+ * for `approvalFieldsOf` (a card) must be able to drop the rules and everything they import.
+ */
+let markFields: { readonly [K in keyof Required<ApprovalMark>]: FieldRule } | undefined;
+const markFieldsOf = () =>
+  (markFields ??= {
+    approval: rules.oneOf(TOOL_APPROVALS),
+    approvedArguments: rules.optional(rules.json),
+    edited: rules.optional(rules.boolean),
+    grant: rules.optional(rules.string),
+    reason: rules.optional(rules.string),
+    by: rules.optional(rules.oneOf(['rule'])),
+    ruleId: rules.optional(rules.string),
+    ruleLabel: rules.optional(rules.string),
+  });
 
 /** The mark, each own field read once and checked; the approved arguments copied and deep-frozen. */
 function copyMark(raw: unknown): CopiedMark | string {
   if (typeof raw !== 'object' || raw === null) return 'the mark must be an object';
   const out: Record<string, unknown> = {};
-  return copyFields(raw, MARK_FIELDS, out) ?? (out as unknown as CopiedMark);
+  return copyFields(raw, markFieldsOf(), out) ?? (out as unknown as CopiedMark);
 }
 
 function sameMark(call: CallRecord, changes: Partial<ToolCallFields>): boolean {
