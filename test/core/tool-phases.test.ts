@@ -1,6 +1,6 @@
 /**
  * One spec per phase (src/core/stream/tool-phases.ts): validation, the lifecycle table, the reducer and
- * the testing builders read it, so they cannot drift apart.
+ * the testing builders (with their defaults) follow it, so they cannot drift apart.
  */
 import { describe, expect, it } from 'vitest';
 import { TOOL_STREAM_PHASES } from 'toolgate/core';
@@ -9,6 +9,7 @@ import { CALL_TRANSITIONS } from '../../src/core/stream/call-lifecycle';
 import { TOOL_CALL_STATUSES } from '../../src/core/stream/call-status';
 import { TOOL_PHASES } from '../../src/core/stream/tool-phases';
 import { validateToolEvent } from '../../src/core/stream/validate-event';
+import { PHASE_DEFAULTS } from '../../src/testing/tool-events';
 
 describe('one spec per phase', () => {
   it('has a spec for every phase of the wire, and for nothing else', () => {
@@ -33,6 +34,6 @@ describe('one spec per phase', () => {
     const event = { ...toolEvents.phase(phase, 'c1'), extra: 'not on the wire', approval: 'approved' };
     const checked = validateToolEvent(event);
     expect(checked.kind).toBe('event');
-    expect(Object.keys((checked as { event: object }).event).sort()).toEqual(['type', 'phase', 'callId', ...Object.keys(TOOL_PHASES[phase].defaults)].sort());
+    expect(Object.keys((checked as { event: object }).event).sort()).toEqual(['type', 'phase', 'callId', ...Object.keys(PHASE_DEFAULTS[phase])].sort());
   });
 });

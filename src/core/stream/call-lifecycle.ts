@@ -25,7 +25,7 @@ type LaterPhase = Exclude<ToolStreamPhase, 'start'>;
  * CALL_TRANSITIONS.streaming['arguments-complete'] // 'issued'
  * CALL_TRANSITIONS.settled.progress // undefined: out of order
  */
-export const CALL_TRANSITIONS: Readonly<Record<ToolCallStatus, Partial<Record<LaterPhase, ToolCallStatus>>>> = (() => {
+export const CALL_TRANSITIONS: Readonly<Record<ToolCallStatus, Partial<Record<LaterPhase, ToolCallStatus>>>> = /* @__PURE__ */ (() => {
   const table = {} as Record<ToolCallStatus, Partial<Record<LaterPhase, ToolCallStatus>>>;
   for (const status of TOOL_CALL_STATUSES) {
     const row: Partial<Record<LaterPhase, ToolCallStatus>> = {};
@@ -46,5 +46,9 @@ export const CALL_TRANSITIONS: Readonly<Record<ToolCallStatus, Partial<Record<La
  * nextCallStatus('settled', 'progress') // undefined
  */
 export function nextCallStatus(status: ToolCallStatus, phase: LaterPhase): ToolCallStatus | undefined {
-  return CALL_TRANSITIONS[status][phase];
+  // Read off the spec itself (the table above is the same moves, for readers and tests; marked
+  // pure so the store's bundle does not build it). Own keys only: a status read from a plain state
+  // made elsewhere may be any string.
+  const moves = TOOL_PHASES[phase].moves;
+  return Object.prototype.hasOwnProperty.call(moves, status) ? moves[status] : undefined;
 }

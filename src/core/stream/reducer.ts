@@ -9,11 +9,10 @@
  */
 import { isTerminalStatus, nextCallStatus } from './call-lifecycle';
 import { callOf, callRecord, emptyCallTable, getCall, orderOf, recordsOf, setCall, TABLE, type CallTable } from './call-table';
-import { snapshotJson } from '../json/json-value';
 import { applyPreview, previewsCount, type PreviewMode } from './legacy-preview';
 import { TOOL_APPROVALS, type ApprovalMark, type LocalToolEvent, type ToolApproval } from './local-events';
 import { fromToolCall, settleArguments, updateToolCall, type CallRecord, type ToolCall, type ToolCallFields } from './tool-call';
-import { textWarning, TOOL_PHASES, type PhaseSpec, type PhaseStep, type ToolEventWarningCode } from './tool-phases';
+import { copyFields, rules, textWarning, TOOL_PHASES, type FieldRule, type PhaseSpec, type PhaseStep, type ToolEventWarningCode } from './tool-phases';
 import { validateToolEvent } from './validate-event';
 import type { ToolEvent, ToolStreamEvent, ToolStreamPhase } from '../wire';
 
@@ -375,43 +374,31 @@ function judgeApproval(state: ToolStreamState, callId: unknown, rawMark: unknown
   return { next: { table: setCall(tableOf(state), updateToolCall(call, changes)) } };
 }
 
-type CopiedMark = {
-  approval: ToolApproval;
-  approvedArguments: ToolCallFields['approvedArguments'];
-  edited?: boolean;
-  grant?: string;
-  reason?: string;
-  by?: 'rule';
-  ruleId?: string;
-  ruleLabel?: string;
-};
+type CopiedMark = Pick<ApprovalMark, 'approval' | 'approvedArguments' | 'edited' | 'grant' | 'reason' | 'by' | 'ruleId' | 'ruleLabel'>;
 
-/** The mark, each field read once and checked; the approved arguments copied and deep-frozen. */
+/**
+ * How each field of a mark is checked and copied (the approved arguments deep-frozen), as an
+ * event's fields are. Made on the first mark, not at load: a bundle that imports this module only
+ * for `approvalFieldsOf` (a card) must be able to drop the rules and everything they import.
+ */
+let markFields: { readonly [K in keyof Required<ApprovalMark>]: FieldRule } | undefined;
+const markFieldsOf = () =>
+  (markFields ??= {
+    approval: rules.oneOf(TOOL_APPROVALS),
+    approvedArguments: rules.optional(rules.json),
+    edited: rules.optional(rules.boolean),
+    grant: rules.optional(rules.string),
+    reason: rules.optional(rules.string),
+    by: rules.optional(rules.oneOf(['rule'])),
+    ruleId: rules.optional(rules.string),
+    ruleLabel: rules.optional(rules.string),
+  });
+
+/** The mark, each own field read once and checked; the approved arguments copied and deep-frozen. */
 function copyMark(raw: unknown): CopiedMark | string {
   if (typeof raw !== 'object' || raw === null) return 'the mark must be an object';
-  const m = raw as Record<keyof ApprovalMark, unknown>;
-  const approval = m.approval;
-  if (!(TOOL_APPROVALS as readonly unknown[]).includes(approval)) return `approval must be one of ${TOOL_APPROVALS.join(', ')}, got ${String(approval)}`;
-  const args = m.approvedArguments;
-  let approvedArguments: CopiedMark['approvedArguments'];
-  if (args !== undefined) {
-    const snapshot = snapshotJson(args, 'approvedArguments');
-    if (!snapshot.ok) return snapshot.reason;
-    approvedArguments = snapshot.value;
-  }
-  const out: CopiedMark = { approval: approval as ToolApproval, approvedArguments };
-  const edited = m.edited;
-  if (edited !== undefined && typeof edited !== 'boolean') return 'edited must be a boolean';
-  if (edited !== undefined) out.edited = edited;
-  const by = m.by;
-  if (by !== undefined && by !== 'rule') return "by must be 'rule'";
-  if (by !== undefined) out.by = by;
-  for (const key of ['grant', 'reason', 'ruleId', 'ruleLabel'] as const) {
-    const value = m[key];
-    if (value !== undefined && typeof value !== 'string') return `${key} must be a string`;
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
+  const out: Record<string, unknown> = {};
+  return copyFields(raw, markFieldsOf(), out) ?? (out as unknown as CopiedMark);
 }
 
 function sameMark(call: CallRecord, changes: Partial<ToolCallFields>): boolean {

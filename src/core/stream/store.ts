@@ -296,7 +296,7 @@ function actionName(event: unknown): string {
 function attachDevtools(store: StoreApi<ToolStreamStoreState>, options: { middleware: typeof zustandDevtools; name?: string }): void {
   const { middleware, name = 'toolgate' } = (options ?? {}) as { middleware?: unknown; name?: string };
   if (typeof middleware !== 'function') {
-    throw new TypeError("createToolStreamStore: `devtools` takes zustand's middleware, { middleware: devtools } with `import { devtools } from 'zustand/middleware'`");
+    throw new TypeError("createToolStreamStore: pass devtools as { middleware: devtools } from 'zustand/middleware'");
   }
   // The middleware wraps a state creator: given the store's own set, get and api, it patches
   // api.setState to report to the extension and returns the creator's state (the current one).

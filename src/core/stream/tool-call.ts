@@ -124,8 +124,8 @@ export interface ToolCall extends ToolCallFields {
 
 /**
  * Every key of a {@link ToolCall}, in the order its plain copy lists them. The type check below
- * holds it equal to the interface; a new call starts from it (`NO_FIELDS`), and
- * test/core/tool-call-keys.test.ts holds the record's constructor and its plain copy to it.
+ * holds it equal to the interface, and test/core/tool-call-keys.test.ts holds the record's
+ * constructor and its plain copy to it.
  */
 export const TOOL_CALL_KEYS = [
   'callId',
@@ -172,13 +172,20 @@ void everyKeyListed;
 
 /** What the record builds from its text (getters), not a field it stores. */
 type BuiltFromText = 'argumentsText' | 'partialArguments' | 'writingPath';
-const BUILT_FROM_TEXT: ReadonlySet<string> = new Set<BuiltFromText>(['argumentsText', 'partialArguments', 'writingPath']);
 
-/** The reducer's fields: the list less what is built from the text. */
-export const TOOL_CALL_FIELDS = TOOL_CALL_KEYS.filter((key): key is Exclude<(typeof TOOL_CALL_KEYS)[number], BuiltFromText> => !BUILT_FROM_TEXT.has(key));
+/**
+ * The reducer's fields: the list less what is built from the text. Only tests read the lists
+ * (the record's constructor writes the fields out): marked pure so the store's bundle leaves them out.
+ */
+export const TOOL_CALL_FIELDS = /* @__PURE__ */ TOOL_CALL_KEYS.filter(
+  (key): key is Exclude<(typeof TOOL_CALL_KEYS)[number], BuiltFromText> => key !== 'argumentsText' && key !== 'partialArguments' && key !== 'writingPath',
+);
 
-/** A call's fields before anything is known: every one `undefined`, set by `createToolCall`'s start. */
-const NO_FIELDS = Object.freeze(Object.fromEntries(TOOL_CALL_FIELDS.map((key) => [key, undefined]))) as unknown as ToolCallFields;
+/**
+ * A call's fields before anything is known: every one `undefined` (the constructor reads each
+ * field by name, and an absent one reads `undefined`), set by `createToolCall`'s start.
+ */
+const NO_FIELDS = Object.freeze({}) as ToolCallFields;
 
 /** Fragments shared by a line of call objects; each object reads the first `count`. */
 interface SharedText {

@@ -1,9 +1,10 @@
 /**
  * One spec per `tool.stream` phase: the fields it carries and how each is checked, where it takes
- * a call, what it does to a call after the user cancelled it here, what the reducer makes of it,
- * and the defaults the testing builders fill in. Validation (`validate-event.ts`), the lifecycle
- * table (`call-lifecycle.ts`), the reducer and `toolEvents` read this one place, so a new phase is
- * its interface in `wire.ts` and its entry here.
+ * a call, what it does to a call after the user cancelled it here and what the reducer makes of it.
+ * Validation (`validate-event.ts`), the lifecycle table (`call-lifecycle.ts`) and the reducer read
+ * this one place, so a new phase is its interface in `wire.ts` and its entry here (and its defaults
+ * in the testing builders, `src/testing/tool-events.ts`, which TypeScript asks for: they stay out
+ * of the store's bundle).
  *
  * (docs/protocol.md, "Rules of the stream"): every call starts with `start` and ends with exactly one of
  * `settled`, `cancelled` or `failed`, unless the session ends first.
@@ -57,6 +58,30 @@ export function describeValue(v: unknown): string {
   return typeof v === 'object' ? 'an object' : typeof v === 'undefined' ? 'nothing' : typeof v;
 }
 
+/** `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`. */
+const listOf = (values: readonly string[]): string => {
+  const quoted = values.map((v) => `'${v}'`);
+  const last = quoted.pop() as string;
+  return quoted.length === 0 ? last : `${quoted.join(', ')} or ${last}`;
+};
+
+/** The value of an own property, read once (`undefined` when absent: inherited values never count). */
+export const readOwn = (o: object, key: string): unknown => (Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined);
+
+/**
+ * Copy the fields `fields` names from `raw` into `into`, each own property read once and checked
+ * by its rule; the first problem, if any. Validation copies events so, and the reducer a page's
+ * approval mark: everything after reads only the copy.
+ */
+export function copyFields(raw: object, fields: Readonly<Record<string, FieldRule>>, into: Record<string, unknown>): string | undefined {
+  for (const key in fields) {
+    const checked = (fields[key] as FieldRule)(readOwn(raw, key), key);
+    if (!checked.ok) return checked.problem;
+    if (checked.value !== undefined) into[key] = checked.value;
+  }
+  return undefined;
+}
+
 /** Field rules, shared by the specs and the other events' validation. */
 export const rules = {
   string: ((v, key) => (typeof v === 'string' ? ok(v) : bad(`${key} must be a string, got ${describeValue(v)}`))) as FieldRule,
@@ -69,8 +94,9 @@ export const rules = {
     const snapshot = snapshotJson(v, key);
     return snapshot.ok ? ok(snapshot.value) : bad(`${key} is not JSON: ${snapshot.reason}`);
   }) as FieldRule,
-  oneOf: (values: readonly string[], says: string): FieldRule => (v, key) =>
-    typeof v === 'string' && values.includes(v) ? ok(v) : bad(`${key} must be ${says}, got ${describeValue(v)}`),
+  /** One of `values`; the reason lists them (`'server' or 'app'`). */
+  oneOf: (values: readonly string[]): FieldRule => (v, key) =>
+    typeof v === 'string' && values.includes(v) ? ok(v) : bad(`${key} must be ${listOf(values)}, got ${describeValue(v)}`),
   optional: (rule: FieldRule): FieldRule => (v, key) => (v === undefined ? ok(undefined) : rule(v, key)),
 };
 
@@ -129,8 +155,6 @@ export interface PhaseSpec<P extends ToolStreamPhase> {
    * `lateOutcome` (cancellation cannot undo a committed effect, docs/protocol.md, "Rules of the stream").
    */
   readonly afterLocalCancel: 'echo' | 'late-outcome';
-  /** What the testing builders fill in when a test does not say. */
-  readonly defaults: Partial<PhaseFields<P>>;
   /**
    * The reducer's step: the next call object. For `start`, `call` is the call already shown from
    * legacy previews, if any; for the others, the call, in a status `moves` allows, and `status`
@@ -157,14 +181,13 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     fields: {
       turnId: rules.string,
       name: rules.id,
-      location: rules.optional(rules.oneOf(['server', 'app'], "'server' or 'app'")),
-      risk: rules.optional(rules.oneOf(['low', 'medium', 'high'], "'low', 'medium' or 'high'")),
+      location: rules.optional(rules.oneOf(['server', 'app'])),
+      risk: rules.optional(rules.oneOf(['low', 'medium', 'high'])),
       parentCallId: rules.optional(rules.id),
     },
     refine: (e) => (e.parentCallId === e.callId ? 'parentCallId names the call itself' : undefined),
     moves: OPEN,
     afterLocalCancel: 'echo',
-    defaults: { name: 'tool', turnId: 'turn-1' },
     apply: (shown, e, { now }) => {
       const call = createToolCall({
         callId: e.callId,
@@ -194,7 +217,6 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     fields: { delta: rules.string },
     moves: { pending: 'streaming', streaming: 'streaming' },
     afterLocalCancel: 'echo',
-    defaults: { delta: '' },
     apply: (call, e, { status }) => {
       const next = appendArguments(call, e.delta, { status });
       return { call: next, ...textWarning(call, next) };
@@ -204,14 +226,12 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     fields: { arguments: rules.present },
     moves: { pending: 'issued', streaming: 'issued' },
     afterLocalCancel: 'echo',
-    defaults: { arguments: {} },
     apply: completeArguments,
   },
   progress: {
     fields: { progress: rules.optional(rules.json), output: rules.optional(rules.json) },
     moves: { issued: 'issued' },
     afterLocalCancel: 'echo',
-    defaults: {},
     apply: (call, e) => {
       const changes: { -readonly [K in keyof ToolCallFields]?: ToolCallFields[K] } = {};
       if (e.progress !== undefined) changes.progress = e.progress;
@@ -229,11 +249,10 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
       code: rules.optional(rules.string),
       message: rules.optional(rules.string),
       output: rules.optional(rules.json),
-      answeredBy: rules.optional(rules.oneOf(['person'], "'person'")),
+      answeredBy: rules.optional(rules.oneOf(['person'])),
     },
     moves: { issued: 'settled' },
     afterLocalCancel: 'late-outcome',
-    defaults: { ok: true },
     apply: (call, e, { now, status }) => {
       if (call.cancelledBy === 'local') {
         const late: LateOutcome = { ok: e.ok, code: e.code, at: now };
@@ -255,14 +274,12 @@ export const TOOL_PHASES: { readonly [P in ToolStreamPhase]: PhaseSpec<P> } = {
     fields: {},
     moves: { pending: 'cancelled', streaming: 'cancelled', issued: 'cancelled' },
     afterLocalCancel: 'echo',
-    defaults: {},
     apply: (call, _e, { now, status }) => ({ call: settleArguments(call, { status, cancelledBy: 'server', endedAt: now }) }),
   },
   failed: {
     fields: { message: rules.string },
     moves: { pending: 'failed', streaming: 'failed' },
     afterLocalCancel: 'echo',
-    defaults: { message: 'the model stopped before completing the arguments' },
     apply: (call, e, { now, status }) => ({ call: settleArguments(call, { status, message: e.message, endedAt: now }) }),
   },
 };

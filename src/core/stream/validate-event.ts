@@ -9,8 +9,8 @@
  * copied deep and frozen, so a sender changing its object later changes no state.
  */
 import { localOnlyNameIn } from './local-events';
-import { describeValue, isToolStreamPhase, rules, TOOL_PHASES, type FieldRule } from './tool-phases';
-import { TOOL_STREAM_PHASES, type ToolEvent } from '../wire';
+import { copyFields, describeValue, isToolStreamPhase, readOwn, rules, TOOL_PHASES, type FieldRule } from './tool-phases';
+import type { ToolEvent } from '../wire';
 
 /**
  * What {@link validateToolEvent} makes of a raw value: a tool event (a plain copy), another kind
@@ -28,11 +28,9 @@ export type ValidatedEvent =
   | { kind: 'local-only'; reason: string }
   | { kind: 'malformed'; reason: string };
 
-const own = Object.prototype.hasOwnProperty;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The value of an own property, read once (`undefined` when absent: inherited values never count). */
-const read = (o: Record<string, unknown>, key: string): unknown => (own.call(o, key) ? o[key] : undefined);
+const read = readOwn;
 
 /**
  * Check an event's shape and copy it. Never throws.
@@ -80,22 +78,12 @@ function validate(raw: unknown): ValidatedEvent {
 
 type Copied = { event: ToolEvent } | ValidatedEvent & { kind: 'malformed' | 'local-only' };
 
-/** Copy the fields `rules` name into `into`, each read once; the first problem, if any. */
-function copyFields(raw: Record<string, unknown>, fields: Readonly<Record<string, FieldRule>>, into: Record<string, unknown>): string | undefined {
-  for (const key in fields) {
-    const checked = (fields[key] as FieldRule)(read(raw, key), key);
-    if (!checked.ok) return checked.problem;
-    if (checked.value !== undefined) into[key] = checked.value;
-  }
-  return undefined;
-}
-
 function copyStream(raw: Record<string, unknown>): Copied {
   const phase = read(raw, 'phase');
   if (!isToolStreamPhase(phase)) {
     const named = localOnlyNameIn(raw);
     if (named !== undefined) return localOnly(named);
-    return malformed(`tool.stream: unknown phase ${describeValue(phase)} (expected one of ${TOOL_STREAM_PHASES.join(', ')})`);
+    return malformed(`tool.stream: unknown phase ${describeValue(phase)} (expected one of ${Object.keys(TOOL_PHASES).join(', ')})`);
   }
   const callId = read(raw, 'callId');
   if (typeof callId !== 'string' || callId === '') return malformed(`tool.stream ${phase}: callId must be a non-empty string, got ${describeValue(callId)}`);
