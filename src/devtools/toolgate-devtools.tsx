@@ -37,6 +37,8 @@ export interface ToolgateDevtoolsProps {
   onExport?: ((recording: ToolgateRecording) => void) | undefined;
   /** How many of the latest events the list shows (default 300). */
   maxEvents?: number | undefined;
+  /** The panel's own theme (its `data-theme`); by default it takes the page's. */
+  theme?: 'light' | 'dark' | 'system' | undefined;
 }
 
 const EMPTY: DevtoolsRecorderState = { entries: [], length: 0, full: false, choices: { callIds: [], types: [], turnIds: [] }, byCall: new Map() };
@@ -77,7 +79,7 @@ function download(text: string): void {
  * import { ToolgateDevtools } from 'toolgate/devtools';
  * {import.meta.env.DEV && <ToolgateDevtools client={client} auditLog={auditLog} />}
  */
-export function ToolgateDevtools({ client, recorder: given, auditLog, initialRecording, onExport, maxEvents }: ToolgateDevtoolsProps) {
+export function ToolgateDevtools({ client, recorder: given, auditLog, initialRecording, onExport, maxEvents, theme }: ToolgateDevtoolsProps) {
   const live = useRecorder(client, given);
   const [imported, setImported] = useState<{ name: string; entries: DevtoolsEntry[] } | undefined>(() =>
     initialRecording === undefined ? undefined : { name: 'the given recording', entries: inspectRecording(initialRecording) },
@@ -141,7 +143,7 @@ export function ToolgateDevtools({ client, recorder: given, auditLog, initialRec
   const choose = (key: keyof DevtoolsFilter) => (event: ChangeEvent<HTMLSelectElement>) => setFilter((f) => ({ ...f, [key]: event.target.value || undefined }));
 
   return (
-    <section className="toolgate-theme toolgate-devtools" style={styles.root} aria-labelledby={`${id}-title`}>
+    <section className="toolgate-theme toolgate-devtools" data-theme={theme} style={styles.root} aria-labelledby={`${id}-title`}>
       <header style={styles.header}>
         <h2 id={`${id}-title`} style={styles.title}>
           Toolgate devtools
