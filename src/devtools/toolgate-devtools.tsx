@@ -12,7 +12,7 @@ import { AuditView } from './audit-view';
 import { CallApprovalView } from './call-approval';
 import { CallHistory } from './call-history';
 import { styles } from './devtools-styles';
-import { callHistory, filterChoices, latestEntries, type DevtoolsFilter } from './entry-filter';
+import { callHistory, createCallHistory, createLatestEntries, filterChoices, type DevtoolsFilter } from './entry-filter';
 import { EventsList } from './events-list';
 import { createDevtoolsRecorder, type DevtoolsEntry, type DevtoolsRecorder, type DevtoolsRecorderState } from './recorder';
 import { recordingToJson, toRecording } from './recording-export';
@@ -97,12 +97,17 @@ export function ToolgateDevtools({ client, recorder: given, auditLog, initialRec
   const importedChoices = useMemo(() => (imported ? filterChoices(imported.entries) : undefined), [imported]);
   const choices = importedChoices ?? live.choices;
   const max = maxEvents ?? 300;
-  const { shown, more } = useMemo(() => latestEntries(entries, length, filter, max), [entries, length, filter, max]);
+  // Kept across frames: a frame tests only the entries added since the one before.
+  const [latest] = useState(createLatestEntries);
+  const [history] = useState(createCallHistory);
+  const { shown, more } = useMemo(() => latest(entries, length, filter, max), [latest, entries, length, filter, max]);
+  const selectedCall = selected?.callId;
   const steps = useMemo(() => {
-    if (selected === undefined) return [];
-    if (imported) return callHistory(imported.entries, selected.callId);
-    return callHistory(live.byCall.get(selected.callId) ?? [], selected.callId);
-  }, [imported, live.byCall, live.length, selected]);
+    if (selectedCall === undefined) return [];
+    if (imported) return history(imported.entries, selectedCall);
+    return history(live.byCall.get(selectedCall) ?? [], selectedCall);
+    // `live.length`: the call's list grows in place; a new frame reads what it added.
+  }, [history, imported, live.byCall, live.length, selectedCall]);
   const stepAt = selected === undefined ? 0 : Math.min(selected.step, Math.max(steps.length - 1, 0));
   const callAt = useMemo(() => {
     for (let i = stepAt; i >= 0; i--) if (steps[i]?.call !== undefined) return steps[i]?.call;
