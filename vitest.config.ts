@@ -38,6 +38,8 @@ function storybookProject(name: string, initialGlobals: Record<string, unknown>)
         '@radix-ui/react-dialog',
         // The list's windowing, loaded by import() past windowAfter: pre-bundled up front, not found mid-run.
         '@tanstack/react-virtual',
+        // TanStack Devtools' shell, where the devtools plugin story mounts the panel.
+        '@tanstack/react-devtools',
         // CommonJS packages of the renderers and policies: pre-bundled once, not found mid-run.
         'anser',
         'diff',

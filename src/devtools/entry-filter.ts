@@ -92,3 +92,67 @@ export function latestEntries(
   for (; i >= 0 && !more; i--) more = keeps(entries[i] as DevtoolsEntry);
   return { shown: shown.reverse(), more };
 }
+
+/**
+ * `latestEntries`, kept from one frame to the next: while the entries grow under the same filter,
+ * only the entries added since the last read are tested, not the latest `max` again. A live panel
+ * reads once per frame while a session streams; testing 300 entries each frame was most of the
+ * panel's own work in the bench's devtools section. Anything else (another filter, another list,
+ * fewer entries: a cleared recording) reads from the end again.
+ *
+ * @example
+ * const latest = createLatestEntries();
+ * const { shown, more } = latest(entries, length, filter, 300); // each frame
+ */
+export function createLatestEntries(): typeof latestEntries {
+  let last: { entries: readonly DevtoolsEntry[]; length: number; filter: DevtoolsFilter; max: number; result: { shown: DevtoolsEntry[]; more: boolean } } | undefined;
+  return (entries, length, filter, max) => {
+    const end = Math.min(length, entries.length);
+    if (last !== undefined && last.entries === entries && last.filter === filter && last.max === max && last.length <= end) {
+      if (last.length === end) return last.result;
+      const keeps = matcher(filter);
+      const added: DevtoolsEntry[] = [];
+      for (let i = last.length; i < end; i++) {
+        const entry = entries[i] as DevtoolsEntry;
+        if (keeps(entry)) added.push(entry);
+      }
+      const previous = last.result;
+      let result = previous;
+      if (added.length > 0) {
+        const all = previous.shown.length + added.length;
+        const drop = Math.max(0, all - max);
+        const shown = drop === 0 ? previous.shown.concat(added) : previous.shown.slice(drop).concat(added.slice(Math.max(0, drop - previous.shown.length)));
+        result = { shown, more: previous.more || drop > 0 };
+      }
+      last = { entries, length: end, filter, max, result };
+      return result;
+    }
+    const result = latestEntries(entries, end, filter, max);
+    last = { entries, length: end, filter, max, result };
+    return result;
+  };
+}
+
+/**
+ * `callHistory` over one call's entries as they grow (the recorder's `byCall` list): only the
+ * entries added since the last read are tested. Another list or call reads it all again.
+ *
+ * @example
+ * const history = createCallHistory();
+ * const steps = history(recorder.getState().byCall.get('c1') ?? [], 'c1');
+ */
+export function createCallHistory(): typeof callHistory {
+  let last: { entries: readonly DevtoolsEntry[]; callId: string; length: number; steps: DevtoolsEntry[] } | undefined;
+  return (entries, callId) => {
+    if (last !== undefined && last.entries === entries && last.callId === callId && last.length <= entries.length) {
+      if (last.length === entries.length) return last.steps;
+      const added = callHistory(entries.slice(last.length), callId);
+      const steps = added.length === 0 ? last.steps : last.steps.concat(added);
+      last = { entries, callId, length: entries.length, steps };
+      return steps;
+    }
+    const steps = callHistory(entries, callId);
+    last = { entries, callId, length: entries.length, steps };
+    return steps;
+  };
+}

@@ -11,7 +11,6 @@ import type { ToolEventVerdict } from '../core/stream/reducer';
 import { callOf, recordOf } from '../core/stream/call-table';
 import { stepLocalToolEvent, stepToolEvent } from '../core/stream/reducer';
 import type { LocalToolEvent } from '../core/stream/local-events';
-import type { CallRecord } from '../core/stream/tool-call';
 
 /**
  * Where a recorded entry came from: the session's event (`session`), the page's own event
@@ -152,100 +151,130 @@ function typeOf(entry: ToolgateEvent): string {
   }
 }
 
-/** One state in this many of a recording is kept whole; the others are made again from it on read. */
-const CHECKPOINT_EVERY = 32;
+/**
+ * One state in this many of a recording is kept whole; the others are made again from it on read.
+ * A kept state holds every call record made since the one before (up to one per event: 50 calls
+ * streaming at once touch a different call with nearly every fragment), so at 32 the checkpoints
+ * held more than the entries themselves (about 400 bytes an event, the garbage collector's largest
+ * work in the bench's devtools section); at 256 they hold about 80. A read makes its state again
+ * over at most 255 events, which a view does for the one entry it shows.
+ */
+const CHECKPOINT_EVERY = 256;
+
+/** What the entries of one recording share: the list (to make a state again) and the first time. */
+interface Recording {
+  readonly entries: readonly RecordedEntry[];
+  /** Entries keep their time from this one: a small whole number is stored inline, a clock's value is not. */
+  base: number | undefined;
+}
+
+/** An error entry's reason and code. */
+interface ErrorOutcome {
+  readonly reason: string;
+  readonly code: string;
+}
+
+/** A call not read yet (`undefined` is an answer: the entry names no call, or no such call). */
+const UNREAD = Symbol('unread');
 
 /**
  * An entry as the recorder keeps it: the event as it came, its place, its short name, its call.
  * What a view shows is read from these when asked, not copied per event, and the store's state is
  * kept only at checkpoints: the recorder runs beside a live session, and holding a copy of the
  * call (its text, its preview) and the whole state for every fragment cost more than the session
- * itself. The call after the event is the reducer's own record (made for that event anyway); the
- * state between checkpoints is the reducer run again from the last checkpoint over the events
- * since, with their clock (the reducer is pure: docs/architecture.md).
+ * itself. Nor does an entry keep the reducer's record of its call: a session streaming 50 calls
+ * made one per fragment, and keeping them all (for views that read a few) made the garbage
+ * collector's work the panel's largest cost (the bench's devtools section). The state between
+ * checkpoints, and the call in it, is the reducer run again from the last checkpoint over the
+ * events since, with their clock (the reducer is pure: docs/architecture.md), made when a view
+ * reads the entry and the call then kept on it.
  */
 class RecordedEntry implements DevtoolsEntry {
+  #call: ToolCall | undefined | typeof UNREAD = UNREAD;
+
   constructor(
     readonly index: number,
-    private readonly event: ToolgateEvent,
+    readonly source: DevtoolsSource,
+    /** The store's clock when it happened, less the recording's `base`. */
+    private readonly since: number,
+    /** The event (`session`, `page`), the message (`tool-call`, `answer`) or the error's detail. */
+    readonly payload: unknown,
+    /** The reducer's verdict (`session` and `page` entries), or the error's reason and code (`error`). */
+    private readonly outcome: ToolEventVerdict | ErrorOutcome | undefined,
     readonly type: string,
     readonly callId: string | undefined,
     readonly turnId: string | undefined,
-    /** The reducer's record of the call right after (`session` and `page` entries that name a call). */
-    private readonly record: CallRecord | undefined,
     /** This entry's state when it is a checkpoint. */
     private readonly kept: ToolStreamState | undefined,
     /** The recording it belongs to, to make its state again from the last checkpoint. */
-    private readonly recording: readonly RecordedEntry[],
+    private readonly recording: Recording,
   ) {}
 
-  get source(): DevtoolsSource {
-    return this.event.source;
-  }
-
   get at(): number {
-    return this.event.at;
-  }
-
-  get payload(): unknown {
-    const event = this.event;
-    switch (event.source) {
-      case 'session':
-      case 'page':
-        return event.event;
-      case 'tool-call':
-      case 'answer':
-        return event.message;
-      case 'error':
-        return event.detail;
-    }
+    return (this.recording.base ?? 0) + this.since;
   }
 
   get verdict(): ToolEventVerdict | undefined {
-    const event = this.event;
-    return event.source === 'session' || event.source === 'page' ? event.verdict : undefined;
+    return this.source === 'session' || this.source === 'page' ? (this.outcome as ToolEventVerdict) : undefined;
+  }
+
+  private get error(): ErrorOutcome | undefined {
+    return this.source === 'error' ? (this.outcome as ErrorOutcome) : undefined;
   }
 
   get reason(): string | undefined {
-    const event = this.event;
-    if (event.source === 'error') return event.reason;
-    if (event.source !== 'session' && event.source !== 'page') return undefined;
-    const verdict = event.verdict;
+    if (this.error !== undefined) return this.error.reason;
+    const verdict = this.verdict;
+    if (verdict === undefined) return undefined;
     return verdict.outcome === 'applied' ? verdict.warning : verdict.reason;
   }
 
   get code(): string | undefined {
-    const event = this.event;
-    if (event.source === 'error') return event.code;
-    if (event.source !== 'session' && event.source !== 'page') return undefined;
-    const verdict = event.verdict;
+    if (this.error !== undefined) return this.error.code;
+    const verdict = this.verdict;
+    if (verdict === undefined) return undefined;
     return verdict.outcome === 'rejected' ? verdict.issue : verdict.outcome === 'applied' && verdict.warning !== undefined ? verdict.warningCode : undefined;
   }
 
   get call(): ToolCall | undefined {
-    // The record makes its reader's copy once: the same call each time it is read.
-    if (this.record !== undefined) return this.record.toCall();
-    const state = this.kept ?? (this.callId === undefined ? undefined : this.state);
-    return state === undefined || this.callId === undefined ? undefined : callOf(state, this.callId);
+    // Made once, on first read: the same call each time it is read (a view compares them).
+    if (this.#call !== UNREAD) return this.#call;
+    const state = this.callId === undefined ? undefined : this.state;
+    const call = state === undefined || this.callId === undefined ? undefined : callOf(state, this.callId);
+    this.#call = call;
+    return call;
   }
 
   get state(): ToolStreamState | undefined {
     if (this.kept !== undefined) return this.kept;
-    const event = this.event;
-    if (event.source !== 'session' && event.source !== 'page') return undefined;
+    if (this.verdict === undefined) return undefined;
+    const entries = this.recording.entries;
     let from = this.index;
-    while (from >= 0 && this.recording[from]?.kept === undefined) from--;
-    let state = this.recording[from]?.kept;
+    while (from >= 0 && entries[from]?.kept === undefined) from--;
+    let state = entries[from]?.kept;
     if (state === undefined) return undefined;
     for (let i = from + 1; i <= this.index; i++) {
-      const step = this.recording[i]?.event;
+      const step = entries[i];
       if (step === undefined) continue;
-      if (step.source === 'session') state = stepToolEvent(state, step.event, { now: step.at }).state;
-      else if (step.source === 'page') state = stepLocalToolEvent(state, step.event as LocalToolEvent, { now: step.at }).state;
+      if (step.source === 'session') state = stepToolEvent(state, step.payload, { now: step.at }).state;
+      else if (step.source === 'page') state = stepLocalToolEvent(state, step.payload as LocalToolEvent, { now: step.at }).state;
     }
     return state;
   }
 }
+
+const payloadOf = (event: ToolgateEvent): unknown => {
+  switch (event.source) {
+    case 'session':
+    case 'page':
+      return event.event;
+    case 'tool-call':
+    case 'answer':
+      return event.message;
+    case 'error':
+      return event.detail;
+  }
+};
 
 /**
  * Record what passes through `client` from now on: every event the store takes (with the
@@ -263,6 +292,7 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
   const limit = options.limit ?? 20_000;
   const schedule = options.scheduleFrame ?? defaultScheduleFrame;
   let entries: RecordedEntry[] = [];
+  let recording: Recording = { entries, base: undefined };
   // Entries with a state so far: every CHECKPOINT_EVERY-th keeps it whole, the first one always.
   let stateful = 0;
   let full = false;
@@ -328,7 +358,7 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
         break;
     }
     // The reducer's own record, not `callOf`: a reader's copy of the call (its text, its preview)
-    // is made only when a view reads the entry's `call`.
+    // is made only when a view reads the entry's `call`. Only its turn is read here.
     if (callId !== undefined && state !== undefined) {
       const turnId = (recordOf(state, callId) ?? callOf(state, callId))?.turnId;
       if (turnId !== undefined) turnOfCall.set(callId, turnId);
@@ -338,15 +368,16 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
     note(seen.types, type);
     note(seen.callIds, callId);
     note(seen.turnIds, turnId);
-    // The tap's entry holds the whole state: kept as it came only at a checkpoint.
+    // The tap's entry holds the whole state: kept only at a checkpoint.
     let kept: ToolStreamState | undefined;
-    let kind = event;
-    if (state !== undefined && (event.source === 'session' || event.source === 'page')) {
+    let verdict: ToolEventVerdict | undefined;
+    if (event.source === 'session' || event.source === 'page') {
+      verdict = event.verdict;
       if (stateful++ % CHECKPOINT_EVERY === 0) kept = state;
-      else kind = { source: event.source, event: event.event, verdict: event.verdict, at: event.at } as ToolgateEvent;
     }
-    const record = callId === undefined || state === undefined ? undefined : recordOf(state, callId);
-    const entry = new RecordedEntry(entries.length, kind, type, callId, turnId, record, kept, entries);
+    const outcome = event.source === 'error' ? { reason: event.reason, code: event.code } : verdict;
+    recording.base ??= event.at;
+    const entry = new RecordedEntry(entries.length, event.source, event.at - recording.base, payloadOf(event), outcome, type, callId, turnId, kept, recording);
     entries.push(entry);
     if (callId !== undefined) {
       const list = byCall.get(callId);
@@ -368,6 +399,7 @@ export function createDevtoolsRecorder(client: Pick<ToolgateClient, 'onEvent'>, 
     },
     clear() {
       entries = [];
+      recording = { entries, base: undefined };
       stateful = 0;
       full = false;
       byCall = new Map();

@@ -2,7 +2,9 @@
  * The panel as a plugin of TanStack Devtools (`@tanstack/react-devtools`, an optional peer). This
  * file imports nothing of TanStack: the plugin is a plain object of the shape its `plugins` prop
  * takes (`{ id, name, render }`), so the panel works without it and an app that has it passes
- * the object in.
+ * the object in. `render` is a function, not an element, because TanStack passes its own theme
+ * to it: the panel takes the shell's theme (TanStack's default is dark, whatever the page's is),
+ * instead of a light panel inside a dark shell.
  */
 import type { ReactElement } from 'react';
 import { ToolgateDevtools, type ToolgateDevtoolsProps } from './toolgate-devtools';
@@ -16,7 +18,8 @@ import { ToolgateDevtools, type ToolgateDevtoolsProps } from './toolgate-devtool
 export interface ToolgateDevtoolsPlugin {
   readonly id: string;
   readonly name: string;
-  readonly render: ReactElement;
+  /** What TanStack calls to draw the panel, with the shell's theme. */
+  readonly render: (el: HTMLElement, props: { readonly theme: 'light' | 'dark' }) => ReactElement;
   readonly defaultOpen?: boolean;
 }
 
@@ -36,7 +39,7 @@ export function toolgateDevtoolsPlugin(
   return {
     id: 'toolgate',
     name,
-    render: <ToolgateDevtools client={client} {...props} />,
+    render: (_el, shell) => <ToolgateDevtools client={client} {...props} theme={props.theme ?? shell.theme} />,
     ...(defaultOpen === undefined ? {} : { defaultOpen }),
   };
 }

@@ -12,7 +12,7 @@ import { AuditView } from './audit-view';
 import { CallApprovalView } from './call-approval';
 import { CallHistory } from './call-history';
 import { styles } from './devtools-styles';
-import { callHistory, filterChoices, latestEntries, type DevtoolsFilter } from './entry-filter';
+import { callHistory, createCallHistory, createLatestEntries, filterChoices, type DevtoolsFilter } from './entry-filter';
 import { EventsList } from './events-list';
 import { createDevtoolsRecorder, type DevtoolsEntry, type DevtoolsRecorder, type DevtoolsRecorderState } from './recorder';
 import { recordingToJson, toRecording } from './recording-export';
@@ -37,6 +37,8 @@ export interface ToolgateDevtoolsProps {
   onExport?: ((recording: ToolgateRecording) => void) | undefined;
   /** How many of the latest events the list shows (default 300). */
   maxEvents?: number | undefined;
+  /** The panel's own theme (its `data-theme`); by default it takes the page's. */
+  theme?: 'light' | 'dark' | 'system' | undefined;
 }
 
 const EMPTY: DevtoolsRecorderState = { entries: [], length: 0, full: false, choices: { callIds: [], types: [], turnIds: [] }, byCall: new Map() };
@@ -77,7 +79,7 @@ function download(text: string): void {
  * import { ToolgateDevtools } from 'toolgate/devtools';
  * {import.meta.env.DEV && <ToolgateDevtools client={client} auditLog={auditLog} />}
  */
-export function ToolgateDevtools({ client, recorder: given, auditLog, initialRecording, onExport, maxEvents }: ToolgateDevtoolsProps) {
+export function ToolgateDevtools({ client, recorder: given, auditLog, initialRecording, onExport, maxEvents, theme }: ToolgateDevtoolsProps) {
   const live = useRecorder(client, given);
   const [imported, setImported] = useState<{ name: string; entries: DevtoolsEntry[] } | undefined>(() =>
     initialRecording === undefined ? undefined : { name: 'the given recording', entries: inspectRecording(initialRecording) },
@@ -95,12 +97,17 @@ export function ToolgateDevtools({ client, recorder: given, auditLog, initialRec
   const importedChoices = useMemo(() => (imported ? filterChoices(imported.entries) : undefined), [imported]);
   const choices = importedChoices ?? live.choices;
   const max = maxEvents ?? 300;
-  const { shown, more } = useMemo(() => latestEntries(entries, length, filter, max), [entries, length, filter, max]);
+  // Kept across frames: a frame tests only the entries added since the one before.
+  const [latest] = useState(createLatestEntries);
+  const [history] = useState(createCallHistory);
+  const { shown, more } = useMemo(() => latest(entries, length, filter, max), [latest, entries, length, filter, max]);
+  const selectedCall = selected?.callId;
   const steps = useMemo(() => {
-    if (selected === undefined) return [];
-    if (imported) return callHistory(imported.entries, selected.callId);
-    return callHistory(live.byCall.get(selected.callId) ?? [], selected.callId);
-  }, [imported, live.byCall, live.length, selected]);
+    if (selectedCall === undefined) return [];
+    if (imported) return history(imported.entries, selectedCall);
+    return history(live.byCall.get(selectedCall) ?? [], selectedCall);
+    // `live.length`: the call's list grows in place; a new frame reads what it added.
+  }, [history, imported, live.byCall, live.length, selectedCall]);
   const stepAt = selected === undefined ? 0 : Math.min(selected.step, Math.max(steps.length - 1, 0));
   const callAt = useMemo(() => {
     for (let i = stepAt; i >= 0; i--) if (steps[i]?.call !== undefined) return steps[i]?.call;
@@ -141,7 +148,7 @@ export function ToolgateDevtools({ client, recorder: given, auditLog, initialRec
   const choose = (key: keyof DevtoolsFilter) => (event: ChangeEvent<HTMLSelectElement>) => setFilter((f) => ({ ...f, [key]: event.target.value || undefined }));
 
   return (
-    <section className="toolgate-theme toolgate-devtools" style={styles.root} aria-labelledby={`${id}-title`}>
+    <section className="toolgate-theme toolgate-devtools" data-theme={theme} style={styles.root} aria-labelledby={`${id}-title`}>
       <header style={styles.header}>
         <h2 id={`${id}-title`} style={styles.title}>
           Toolgate devtools

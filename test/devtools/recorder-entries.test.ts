@@ -61,7 +61,8 @@ describe('createDevtoolsRecorder: entries read what happened when they happened'
     const recorder = createDevtoolsRecorder(client, { scheduleFrame: (flush) => flush(), limit: Infinity });
     const { dispatch, interrupt } = client.calls.getState();
     for (const id of ['a', 'b', 'c']) dispatch(e.start(id, { name: 'write', turnId: id === 'c' ? 't2' : 't1' }));
-    for (let i = 0; i < 40; i++) for (const id of ['a', 'b', 'c']) dispatch(e.delta(id, i === 0 ? '{"text":"' : `x${i}`));
+    // Longer than a checkpoint's stride (256 entries), so most entries are made again on read.
+    for (let i = 0; i < 100; i++) for (const id of ['a', 'b', 'c']) dispatch(e.delta(id, i === 0 ? '{"text":"' : `x${i}`));
     dispatch(e.delta('a', '"}'));
     dispatch(e.complete('a', { text: 'ignored: the streamed text differs' }));
     dispatch(e.delta('missing', 'refused'));
@@ -70,8 +71,15 @@ describe('createDevtoolsRecorder: entries read what happened when they happened'
     recorder.flush();
     const { entries, length } = recorder.getState();
     expect(length).toBe(live.length);
-    expect(length).toBeGreaterThan(100);
+    expect(length).toBeGreaterThan(300);
     entries.forEach((entry, i) => expect(plain(entry.state), `entry ${i}`).toEqual(live[i]));
+    // And each entry's call is that call in the live state right after it.
+    const plainCall = (call: unknown) => (call === undefined ? undefined : (JSON.parse(JSON.stringify(call)) as unknown));
+    entries.forEach((entry, i) => {
+      const calls = (live[i] as { calls: Record<string, unknown> } | undefined)?.calls;
+      if (entry.callId !== undefined) expect(plainCall(entry.call), `entry ${i}`).toEqual(calls?.[entry.callId]);
+    });
+    expect(entries[280]?.call?.argumentsText).toMatch(/^\{"text":"x1x2/);
     expect(entries.at(-2)?.type).toBe('page/interrupt');
     expect(entries.at(-2)?.state?.calls['b']?.status).toBe('cancelled');
   });

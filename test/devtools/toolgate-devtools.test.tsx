@@ -96,7 +96,15 @@ describe('<ToolgateDevtools>', () => {
     const plugin = toolgateDevtoolsPlugin(client, { name: 'Tools' });
     const typed: TanStackDevtoolsReactPlugin = plugin;
     expect(typed).toMatchObject({ id: 'toolgate', name: 'Tools' });
-    render(plugin.render);
-    expect(screen.getByRole('heading', { name: 'Toolgate devtools' })).toBeTruthy();
+    render(plugin.render(document.createElement('div'), { theme: 'dark' }));
+    const heading = screen.getByRole('heading', { name: 'Toolgate devtools' });
+    // The panel takes the shell's theme (TanStack's default is dark, whatever the page's).
+    expect(heading.closest('section')?.getAttribute('data-theme')).toBe('dark');
+  });
+
+  it('keeps the theme it was given over the shell\'s', () => {
+    const { client } = live();
+    render(toolgateDevtoolsPlugin(client, { theme: 'light' }).render(document.createElement('div'), { theme: 'dark' }));
+    expect(screen.getByRole('heading', { name: 'Toolgate devtools' }).closest('section')?.getAttribute('data-theme')).toBe('light');
   });
 });
