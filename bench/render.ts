@@ -544,13 +544,7 @@ export async function benchRender(): Promise<{ rows: RenderRow[]; scrolls: Scrol
         limit: `≤ ${share}`,
         pass: r.scriptMs <= naive.scriptMs * share,
       },
-      {
-        kind: 'goal',
-        name: `render: ${r.list}: renders of cards only for the elapsed-time clock`,
-        measured: String(r.counted.clockRenders),
-        limit: '≤ 10',
-        pass: r.counted.clockRenders <= 10,
-      },
+
     ]),
     {
       kind: 'goal',
