@@ -3,10 +3,11 @@
  * the kit's `<ToolCallList>` (store with `coalesce: 'frame'`) and into a naive list that keeps the
  * calls in an array in React state and reparses every item with partial-json on every event.
  *
- * The page (bench/render-page/) is built with Vite into bench/.work/render-page, React in
- * production mode (its profiling build, so `<Profiler>` reports), and served to the browser by
- * request interception: no server, no port. The events are emitted inside the page by timers,
- * so the rate is real. Measured per list:
+ * The page (bench/render-page/) is built with Vite twice, into bench/.work/render-page-production
+ * (React's plain production build: timed) and bench/.work/render-page-profiling (React's profiling
+ * build, so `<Profiler>` reports: counted, in a second run of each list), and served to the browser
+ * by request interception: no server, no port. The events are emitted inside the page by timers,
+ * so the rate is real; an events-only run emits them into nothing. Measured per list:
  * - renders of each call's item (a `<Profiler>` around it) and those of calls that had not
  *   changed, and React commits of the whole list;
  * - main-thread work per frame, from the browser's own trace: the time of the renderer's main

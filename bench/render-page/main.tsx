@@ -1,6 +1,6 @@
 /**
- * The rendering bench page (built by bench/render.ts with Vite, React in production mode with
- * its profiling build so that `<Profiler>` reports). It streams the same calls, in real time,
+ * The rendering bench page (built by bench/render.ts with Vite, twice: with React's production
+ * build, timed, and with its profiling build, whose `<Profiler>` reports). It streams the same calls, in real time,
  * into the kit's `<ToolCallList>` and into a naive list, one after the other, and counts renders.
  * Frame times come from the browser's trace, read by bench/render.ts between the two marks.
  */
