@@ -62,6 +62,11 @@ export interface RunResult {
 
 export interface RenderBenchApi {
   run(kind: RenderKind, options: RunOptions): Promise<RunResult>;
+  /**
+   * Emit the same events as `run`, at the same rate, into nothing (each is only counted): the
+   * cost of the event source itself, which every list's figures include.
+   */
+  eventsOnly(options: RunOptions): Promise<{ events: number; lagP95: number }>;
   /** Keep animation frames going for `ms` with nothing else to do: the floor of the page's frame work. */
   idle(ms: number): Promise<void>;
   /** Mount a long session in `kind`'s list (not measured for frames: a page load). */

@@ -1,6 +1,6 @@
 /**
- * The rendering bench page (built by bench/render.ts with Vite, React in production mode with
- * its profiling build so that `<Profiler>` reports). It streams the same calls, in real time,
+ * The rendering bench page (built by bench/render.ts with Vite, twice: with React's production
+ * build, timed, and with its profiling build, whose `<Profiler>` reports). It streams the same calls, in real time,
  * into the kit's `<ToolCallList>` and into a naive list, one after the other, and counts renders.
  * Frame times come from the browser's trace, read by bench/render.ts between the two marks.
  */
@@ -158,6 +158,19 @@ async function run(kind: RenderKind, options: RunOptions): Promise<RunResult> {
   return result;
 }
 
+async function eventsOnly(options: RunOptions): Promise<{ events: number; lagP95: number }> {
+  const calls = benchCalls(options.calls, options.fragmentSize);
+  let taken = 0;
+  await frames(3);
+  const stop = keepFrames();
+  console.timeStamp(MARK_START);
+  const stats = await drive(calls, () => taken++, options.rate);
+  await frames(2);
+  console.timeStamp(MARK_END);
+  stop();
+  return { events: taken, lagP95: stats.lagP95 };
+}
+
 async function idle(ms: number): Promise<void> {
   const stop = keepFrames();
   console.timeStamp(MARK_START);
@@ -175,4 +188,4 @@ async function measuredScroll(options: Parameters<typeof scrollLong>[0]) {
   return result;
 }
 
-window.renderBench = { run, idle, mountLong, scrollLong: measuredScroll, unmountLong };
+window.renderBench = { run, eventsOnly, idle, mountLong, scrollLong: measuredScroll, unmountLong };

@@ -1,4 +1,4 @@
-import { forwardRef, memo, useId, useMemo, type ComponentPropsWithoutRef } from 'react';
+import { forwardRef, memo, useId, useMemo, useRef, type ComponentPropsWithoutRef, type MutableRefObject } from 'react';
 import type { ToolStreamStore } from '../core/stream/store';
 import { formatJsonPath, sameJson } from '../core/json/json-diff';
 import type { ToolCall } from '../core/stream/tool-call';
@@ -15,8 +15,10 @@ import { ElapsedTime } from './elapsed-time';
 import { ToolCallOutput } from './tool-call-output';
 import { ToolCallApproval, ToolCallInput } from './tool-call-parts';
 import type { ToolgateLabels } from '../wording/labels';
+import type { AppCallStatus } from '../core/app-tools/types';
 import { ToolProgress } from './tool-progress';
 import { ToolStatusBadge } from './tool-status-badge';
+import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
 
 /**
  * Props of {@link ToolCallCard}.
@@ -70,9 +72,14 @@ export const ToolCallCard = memo(
       ),
       [callId, store, outputSchema],
     );
+    // Written after every render (the call changed): the running time read now, not at the last tick.
+    const refreshElapsed = useRef<(() => void) | undefined>(undefined);
+    useIsomorphicLayoutEffect(() => refreshElapsed.current?.());
     if (!call) return null;
-    const { status, lateOutcome: late } = call;
+    const { status } = call;
     const message = call.message ?? (appResult?.ok === false ? appResult.message : undefined);
+    // The header and the notes are memoised on the fields they show, so a fragment of the
+    // arguments (the change that comes a hundred times a second) renders the preview alone.
     return (
       <article
         {...rest}
@@ -85,27 +92,23 @@ export const ToolCallCard = memo(
         data-approval={shown.approval}
         data-source={call.source}
       >
-        <header className="toolgate-card-header">
-          <span id={nameId} className="toolgate-card-name">
-            {call.name}
-          </span>
-          <ToolStatusBadge status={status} ok={call.ok} code={call.code} approval={shown.approval} appStatus={appCall?.status} />
-          {call.location && <span className="toolgate-chip">{labels.location[call.location]}</span>}
-          {call.risk && (
-            <span className="toolgate-chip" data-risk={call.risk}>
-              {labels.risk[call.risk]}
-            </span>
-          )}
-          {call.source === 'preview' && <span className="toolgate-chip">{labels.legacyPreview}</span>}
-          {/* No running time while a person decides: the call has not started, and a ticking clock would hurry them. */}
-          {call.startedAt !== undefined &&
-            (isTerminalStatus(status) ? (
-              call.endedAt !== undefined && <span className="toolgate-card-time">{labels.took(formatDuration(Math.max(0, call.endedAt - call.startedAt), labels.locale))}</span>
-            ) : (
-              // Open: the running time is written by a shared timer, not by rendering the card each second.
-              shown.approval !== 'awaiting' && <ElapsedTime startedAt={call.startedAt} clock={clock ?? systemClock} labels={labels} />
-            ))}
-        </header>
+        <CardHeader
+          nameId={nameId}
+          name={call.name}
+          status={status}
+          ok={call.ok}
+          code={call.code}
+          location={call.location}
+          risk={call.risk}
+          source={call.source}
+          startedAt={call.startedAt}
+          endedAt={call.endedAt}
+          approval={shown.approval}
+          appStatus={appCall?.status}
+          clock={clock ?? systemClock}
+          refreshElapsed={refreshElapsed}
+          labels={labels}
+        />
         <ArgumentsPreview
           value={call.partialArguments}
           path={call.writingPath}
@@ -114,34 +117,109 @@ export const ToolCallCard = memo(
           error={call.argumentsError}
           text={call.argumentsText}
         />
-        <ArgumentsWarnings call={call} labels={labels} />
-        <RanArguments call={call} shown={shown} labels={labels} />
-        <AnsweredByGrant call={call} shown={shown} labels={labels} />
-        <AnsweredByRule shown={shown} labels={labels} />
-        <ApprovalEnded shown={shown} labels={labels} />
-        <DecidedInstead call={call} shown={shown} labels={labels} />
-        {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
-        {call.code !== undefined && <ResultNote code={call.code} message={status === 'settled' ? message : undefined} labels={labels} />}
-        {call.cancelledBy && shown.approval !== 'cancelled' && (
-          <p className="toolgate-card-note" data-cancelled={call.cancelledBy}>
-            <span className="toolgate-card-state">{labels.cancelledBy[call.cancelledBy]}</span> <span>{labels.cancelledWhy[call.cancelledBy]}</span>
-          </p>
-        )}
-        {late && (
-          <p className="toolgate-card-note" data-outcome={late.ok ? 'ok' : 'error'} data-late="">
-            {labels.lateOutcome(outcomeText(labels, late.ok, late.code))}
-          </p>
-        )}
-        {status === 'failed' && (
-          <p className="toolgate-card-note" data-stopped="">
-            {labels.modelStopped} <span>{call.message}</span> <span>{labels.stoppedWhy}</span>
-          </p>
-        )}
+        <CardNotes
+          status={status}
+          name={call.name}
+          arguments={call.arguments}
+          argumentsMismatch={call.argumentsMismatch}
+          duplicateKeyPath={call.duplicateKeyPath}
+          answeredBy={call.answeredBy}
+          progress={call.progress}
+          code={call.code}
+          message={call.message}
+          resultMessage={status === 'settled' ? message : undefined}
+          cancelledBy={call.cancelledBy}
+          lateOutcome={call.lateOutcome}
+          shown={shown}
+          labels={labels}
+        />
         {parts}
       </article>
     );
   }),
 );
+
+type HeaderFields = Pick<ToolCall, 'name' | 'status' | 'ok' | 'code' | 'location' | 'risk' | 'source' | 'startedAt' | 'endedAt'>;
+
+/** The card's header: name, status, where it runs, its risk, and its time (taken or so far). */
+const CardHeader = memo(function CardHeader({
+  nameId,
+  approval,
+  appStatus,
+  clock,
+  refreshElapsed,
+  labels,
+  ...call
+}: HeaderFields & {
+  nameId: string;
+  approval: ShownApproval['approval'];
+  appStatus: AppCallStatus | undefined;
+  clock: ToolgateClock;
+  refreshElapsed: MutableRefObject<(() => void) | undefined>;
+  labels: ToolgateLabels;
+}) {
+  const { status } = call;
+  return (
+    <header className="toolgate-card-header">
+      <span id={nameId} className="toolgate-card-name">
+        {call.name}
+      </span>
+      <ToolStatusBadge status={status} ok={call.ok} code={call.code} approval={approval} appStatus={appStatus} />
+      {call.location && <span className="toolgate-chip">{labels.location[call.location]}</span>}
+      {call.risk && (
+        <span className="toolgate-chip" data-risk={call.risk}>
+          {labels.risk[call.risk]}
+        </span>
+      )}
+      {call.source === 'preview' && <span className="toolgate-chip">{labels.legacyPreview}</span>}
+      {/* No running time while a person decides: the call has not started, and a ticking clock would hurry them. */}
+      {call.startedAt !== undefined &&
+        (isTerminalStatus(status) ? (
+          call.endedAt !== undefined && <span className="toolgate-card-time">{labels.took(formatDuration(Math.max(0, call.endedAt - call.startedAt), labels.locale))}</span>
+        ) : (
+          // Open: the running time is written by a shared timer, not by rendering the card each second.
+          approval !== 'awaiting' && <ElapsedTime startedAt={call.startedAt} clock={clock} labels={labels} refresh={refreshElapsed} />
+        ))}
+    </header>
+  );
+});
+
+type NoteFields = Pick<
+  ToolCall,
+  'status' | 'name' | 'arguments' | 'argumentsMismatch' | 'duplicateKeyPath' | 'answeredBy' | 'progress' | 'code' | 'message' | 'cancelledBy' | 'lateOutcome'
+>;
+
+/** What the card says below the arguments: warnings, who answered, progress, the result, how it ended. */
+const CardNotes = memo(function CardNotes({ resultMessage, shown, labels, ...call }: NoteFields & { resultMessage: string | undefined; shown: ShownApproval; labels: ToolgateLabels }) {
+  const { status, lateOutcome: late } = call;
+  return (
+    <>
+      <ArgumentsWarnings call={call} labels={labels} />
+      <RanArguments call={call} shown={shown} labels={labels} />
+      <AnsweredByGrant call={call} shown={shown} labels={labels} />
+      <AnsweredByRule shown={shown} labels={labels} />
+      <ApprovalEnded shown={shown} labels={labels} />
+      <DecidedInstead call={call} shown={shown} labels={labels} />
+      {status === 'issued' && call.progress !== undefined && <ToolProgress progress={call.progress} />}
+      {call.code !== undefined && <ResultNote code={call.code} message={resultMessage} labels={labels} />}
+      {call.cancelledBy && shown.approval !== 'cancelled' && (
+        <p className="toolgate-card-note" data-cancelled={call.cancelledBy}>
+          <span className="toolgate-card-state">{labels.cancelledBy[call.cancelledBy]}</span> <span>{labels.cancelledWhy[call.cancelledBy]}</span>
+        </p>
+      )}
+      {late && (
+        <p className="toolgate-card-note" data-outcome={late.ok ? 'ok' : 'error'} data-late="">
+          {labels.lateOutcome(outcomeText(labels, late.ok, late.code))}
+        </p>
+      )}
+      {status === 'failed' && (
+        <p className="toolgate-card-note" data-stopped="">
+          {labels.modelStopped} <span>{call.message}</span> <span>{labels.stoppedWhy}</span>
+        </p>
+      )}
+    </>
+  );
+});
 
 /**
  * A result code in words: what it means, the result's message, what a person can do next, and
@@ -177,7 +255,7 @@ function ResultNote({ code, message, labels }: { code: string; message: string |
  * the text streamed before them, and a key written twice (the preview showed the first value,
  * the arguments end with the last). Text, as a note, so it is read out with the card.
  */
-function ArgumentsWarnings({ call, labels }: { call: ToolCall; labels: ToolgateLabels }) {
+function ArgumentsWarnings({ call, labels }: { call: Pick<ToolCall, 'argumentsMismatch' | 'duplicateKeyPath'>; labels: ToolgateLabels }) {
   if (!call.argumentsMismatch && call.duplicateKeyPath === undefined) return null;
   return (
     <>
@@ -209,7 +287,7 @@ function AnsweredByRule({ shown, labels }: { shown: ShownApproval; labels: Toolg
  * A call whose approval a standing grant gave (or refused), with nobody looking at it: the card
  * names the grant (docs/protocol.md, "On the card": its card says which grant answered it).
  */
-function AnsweredByGrant({ call, shown, labels }: { call: ToolCall; shown: ShownApproval; labels: ToolgateLabels }) {
+function AnsweredByGrant({ call, shown, labels }: { call: Pick<ToolCall, 'name'>; shown: ShownApproval; labels: ToolgateLabels }) {
   if (shown.approvalGrant === undefined || (shown.approval !== 'approved' && shown.approval !== 'denied')) return null;
   return (
     <p className="toolgate-card-note" data-grant={shown.approvalGrant}>
@@ -222,7 +300,7 @@ function AnsweredByGrant({ call, shown, labels }: { call: ToolCall; shown: Shown
  * A call a person decided without running it (docs/protocol.md "Decisions"): answered in the
  * tool's place (the `settled` event said so, or the page's own mark), or withdrawn (not rejected).
  */
-function DecidedInstead({ call, shown, labels }: { call: ToolCall; shown: ShownApproval; labels: ToolgateLabels }) {
+function DecidedInstead({ call, shown, labels }: { call: Pick<ToolCall, 'answeredBy'>; shown: ShownApproval; labels: ToolgateLabels }) {
   if (call.answeredBy === 'person' || shown.approval === 'responded') {
     return (
       <p className="toolgate-card-note" data-answered-by="person">
@@ -268,7 +346,7 @@ function ApprovalEnded({ shown, labels }: { shown: ShownApproval; labels: Toolga
  * For a settled call whose arguments were edited by a person or rewritten by the server's gate,
  * the arguments that ran (`approvedArguments`), marked as such (docs/protocol.md, "On the card").
  */
-function RanArguments({ call, shown, labels }: { call: ToolCall; shown: ShownApproval; labels: ToolgateLabels }) {
+function RanArguments({ call, shown, labels }: { call: Pick<ToolCall, 'status' | 'arguments'>; shown: ShownApproval; labels: ToolgateLabels }) {
   const ran = shown.approvedArguments;
   if (call.status !== 'settled' || ran === undefined || sameJson(ran, call.arguments)) return null;
   const how = shown.approvalEdited ? 'edited' : 'rewritten';

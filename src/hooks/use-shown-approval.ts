@@ -36,9 +36,11 @@ export function useShownApproval(call: ToolCall | undefined, store?: ToolStreamS
   const callId = call?.callId;
   const select = useCallback((state: ApprovalRecordsState) => (callId === undefined ? undefined : selectApprovalRecord(state, callId)), [callId]);
   const record = useStoreSelector(records, select, Object.is);
+  // On the fields, not the call: the same object while only the arguments stream, so what the
+  // card memoises on it (its notes) is not rendered again for each fragment.
+  const { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel } = call ?? {};
   return useMemo((): ShownApproval => {
     if (record !== undefined) return approvalFieldsOf(approvalMarkOf(record));
-    const { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel } = call ?? {};
     return { approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel };
-  }, [record, call]);
+  }, [record, approval, approvedArguments, approvalEdited, approvalGrant, approvalReason, approvalBy, approvalRuleId, approvalRuleLabel]);
 }

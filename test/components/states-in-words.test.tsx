@@ -102,6 +102,19 @@ describe('the time a card shows', () => {
     expect(screen.getByRole('article', { name: 'research' }).querySelector('.toolgate-card-time')?.textContent).toBe('500 ms so far');
   });
 
+  it('reads the time now when only a fragment of the arguments arrives between ticks (the header is not drawn again for it)', async () => {
+    const { store, send, clock, wait } = timedStore();
+    renderWith(store, <ToolCallCard callId="f1" clock={clock} steady={false} />);
+    send(e.start('f1', { name: 'writer' }), e.delta('f1', '{"text": "a'));
+    const time = () => screen.getByRole('article', { name: 'writer' }).querySelector('.toolgate-card-time')?.textContent;
+    expect(time()).toBe('0 ms so far');
+    await wait(300);
+    // Still streaming: the status, name and start are the same, only the arguments grew.
+    send(e.delta('f1', 'bc'));
+    expect(screen.getByRole('article', { name: 'writer' }).textContent).toContain('abc');
+    expect(time()).toBe('300 ms so far');
+  });
+
   it('counts the running time of fifty open calls with one timer and no render of their cards', async () => {
     const { store, send, clock, wait } = timedStore();
     const ids = Array.from({ length: 50 }, (_, i) => `c${i}`);
