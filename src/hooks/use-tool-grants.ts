@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import type { PolicyRule } from '../core/policy/policy-types';
 import type { ToolGrant, ToolGrants } from '../core/approval/tool-grants';
 import { useConfirmationController } from '../provider/context';

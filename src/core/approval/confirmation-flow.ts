@@ -10,7 +10,14 @@ import { checkDraft } from './confirmation-edit';
 import { createQueue, type Queue } from './confirmation-queue';
 import { actionsOf, decisionEvent, outcomeEvent, permits, refresh, type Entry } from './confirmation-request';
 import { startRun, type RunHost } from './confirmation-runs';
-import type { ApprovalPolicy, ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult, ApprovalNote } from './confirmation-types';
+import type { ConfirmationOutcome, ConfirmationState, ConfirmationView } from './confirmation-types';
+import type {
+  ApprovalPolicy,
+  ConfirmationClock,
+  ConfirmationControllerOptions,
+  EditResult,
+  ApprovalNote,
+} from './confirmation-controller-types';
 import { createExternalStore, reportListenerError, type ExternalStore } from '../external-store';
 import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from '../json/fingerprint';
 import { reasonOf } from '../session/room';

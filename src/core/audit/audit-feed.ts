@@ -15,7 +15,13 @@
 
 import { isTerminalStatus, type ToolCallStatus } from '../stream/call-lifecycle';
 import { callOf } from '../stream/call-table';
-import type { ConfirmationController, ConfirmationDecider, ConfirmationOutcome, ConfirmationRequest, ConfirmationView } from '../approval/confirmation-types';
+import type {
+  ConfirmationDecider,
+  ConfirmationOutcome,
+  ConfirmationRequest,
+  ConfirmationView,
+} from '../approval/confirmation-types';
+import type { ConfirmationController } from '../approval/confirmation-controller-types';
 import { describeThrown } from '../external-store';
 import type { JsonValue } from '../json/json-value';
 import { needsConfirmation } from '../approval/tool-descriptor';
