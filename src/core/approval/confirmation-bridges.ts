@@ -225,7 +225,7 @@ export function answerToolApprovalRequest(
         reason: reasonOfOutcome(outcome),
         fingerprint: request.fingerprint?.hex ?? '',
         ...(request.definition === null ? {} : { definitionFingerprint: request.definition.hex }),
-        ...(request.decidedBy?.by === 'grant' || request.decidedBy?.by === 'rule' ? { automatic: true } : {}),
+        ...(request.decidedBy?.by === 'rule' ? { automatic: true } : {}),
       });
     },
   });

@@ -11,6 +11,7 @@ import type { ConfirmationStatus } from './confirmation-machine';
 import type { ToolRoom } from '../session/room';
 import type { ToolDescriptor } from './tool-descriptor';
 import type { AllowGrantRefusal, ToolGrant } from './tool-grants';
+import type { PolicyOrigin } from '../policy/policy-types';
 import type { HeldCall } from './approval-binding';
 import type { DefinitionFingerprint, ToolDefinition, ToolDefinitionPart } from './tool-definition';
 
@@ -105,18 +106,18 @@ export interface DefinitionChange {
 /* ------------------------------------------------------------------ requests */
 
 /**
- * Who decided a request: a person looking at it, a standing grant (named), or "Approve all" /
+ * Who decided a request: a person looking at it, a rule (the app's, or one a person gave: a
+ * standing grant has origin `grant`, a scoped grant origin `person`), or "Approve all" /
  * "Deny all" over a list of `size` requests that showed each one with its fingerprint.
  *
  * @example
- * const why = decider.by === 'grant' ? `answered by ${decider.grant.id}` : 'answered by you';
+ * const why = decider.by === 'rule' ? `answered by ${decider.label ?? decider.ruleId}` : 'answered by you';
  */
 export type ConfirmationDecider =
   | { readonly by: 'person' }
-  | { readonly by: 'grant'; readonly grant: ToolGrant }
   | { readonly by: 'batch'; readonly size: number }
-  /** A policy rule answered it, with nobody looking at it: the rule's id, its label when it has one, and what it decided. */
-  | { readonly by: 'rule'; readonly ruleId: string; readonly label?: string; readonly decision: 'allow' | 'deny' };
+  /** A rule answered it, with nobody looking at it: the rule's id, its label when it has one, what it decided, and who made it. */
+  | { readonly by: 'rule'; readonly ruleId: string; readonly label?: string; readonly decision: 'allow' | 'deny'; readonly origin?: PolicyOrigin };
 
 /**
  * One problem with edited arguments, where it is (`[]` for the whole value).
@@ -170,9 +171,9 @@ export interface ApprovalContext {
   readonly edited: boolean;
   /** The arguments as they were proposed (the model's, or the gate's), before any edit. */
   readonly original: JsonValue;
-  /** Who approved it: a person, a standing grant, or "Approve all" over a list that showed it (`null`: it needed no confirmation). */
+  /** Who approved it: a person, a rule (a standing grant is one), or "Approve all" over a list that showed it (`null`: it needed no confirmation). */
   readonly decidedBy: ConfirmationDecider | null;
-  /** `true` when a standing grant or a policy rule answered it, with no person looking at this request. */
+  /** `true` when a rule (the app's, a standing or a scoped grant) answered it, with no person looking at this request. */
   readonly automatic: boolean;
   /** 1 for the first run, 2 after one retry, … */
   readonly attempt: number;
