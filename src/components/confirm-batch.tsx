@@ -7,7 +7,8 @@
  */
 import { forwardRef, useEffect, useId, useMemo, useRef, useState, type ComponentPropsWithoutRef } from 'react';
 import { confirmationStatusSets } from '../core/approval/confirmation-machine';
-import type { ConfirmationController, ConfirmationPick, ConfirmationState, ConfirmationView } from '../core/approval/confirmation-types';
+import type { ConfirmationState, ConfirmationView } from '../core/approval/confirmation-types';
+import type { ConfirmationController, ConfirmationPick } from '../core/approval/confirmation-controller-types';
 import { defaultConfirmLabels, mergeConfirmLabels, type ConfirmToolLabels } from '../wording/confirm-labels';
 import { formatNumber, useLabels, type ToolgateLabels } from '../wording/labels';
 import { systemClock, type ToolgateClock } from '../hooks/use-now';

@@ -4,7 +4,8 @@
  * progress), given by `ConfirmToolDialogRoot` and read through {@link useConfirmToolDialog}.
  */
 import { createContext, useCallback, useContext, type ForwardedRef, type KeyboardEvent, type SyntheticEvent } from 'react';
-import type { ConfirmationController, ConfirmationOutcome, ConfirmationView } from '../core/approval/confirmation-types';
+import type { ConfirmationOutcome, ConfirmationView } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import type { ConfirmationStatus } from '../core/approval/confirmation-machine';
 import type { ToolDescriptor } from '../core/approval/tool-descriptor';
 import type { ConfirmToolLabels } from '../wording/confirm-labels';

@@ -6,7 +6,14 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { confirmationStatusSets, type ConfirmationStatus } from '../core/approval/confirmation-machine';
-import type { ApprovalContext, CheckOutcome, ConfirmationController, ConfirmationEditing, ConfirmationOutcome, ConfirmationView } from '../core/approval/confirmation-types';
+import type {
+  ApprovalContext,
+  CheckOutcome,
+  ConfirmationEditing,
+  ConfirmationOutcome,
+  ConfirmationView,
+} from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import type { JsonValue } from '../core/json/json-value';
 import type { ToolRoom } from '../core/session/room';
 import { resolveToolDescriptor, type ToolDescriptor } from '../core/approval/tool-descriptor';

@@ -117,19 +117,18 @@ function Chips() {
   );
 }
 
-/** Who answered the request when it was not a person looking at it: a standing grant (named), or a list decided together. */
+/** Who answered the request when it was not a person looking at it: a rule (a standing grant's among them, named), or a list decided together. */
 function Decider() {
   const { view, labels } = useConfirmToolDialog();
   const decider = view?.decidedBy;
   if (!view || !decider || decider.by === 'person') return null;
   const text =
-    decider.by === 'grant'
-      ? labels.confirm.answeredByGrant(decider.grant.decision, decider.grant.toolName)
-      : decider.by === 'rule'
-        ? labels.confirm.answeredByRule(decider.decision, decider.label ?? decider.ruleId)
-        : labels.confirm.answeredByBatch(decider.size, formatNumber(decider.size, labels.all.locale));
+    decider.by === 'rule'
+      ? labels.confirm.answeredByRule(decider.decision, decider.label ?? decider.ruleId)
+      : labels.confirm.answeredByBatch(decider.size, formatNumber(decider.size, labels.all.locale));
+  const rule = decider.by === 'rule' ? decider : undefined;
   return (
-    <p className="toolgate-confirm-decider" data-grant={decider.by === 'grant' ? decider.grant.id : undefined} data-rule={decider.by === 'rule' ? decider.ruleId : undefined}>
+    <p className="toolgate-confirm-decider" data-grant={rule?.origin === 'grant' ? rule.ruleId : undefined} data-rule={rule?.ruleId}>
       {text}
     </p>
   );

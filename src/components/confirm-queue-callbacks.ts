@@ -5,7 +5,8 @@
  * `ConfirmToolDialogRoot` use it, so an outcome is told once whichever of them is on screen.
  */
 import { useEffect, useRef } from 'react';
-import type { ConfirmationController, ConfirmationOutcome } from '../core/approval/confirmation-types';
+import type { ConfirmationOutcome } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
 
 export interface QueueCallbacks {

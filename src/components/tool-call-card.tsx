@@ -196,7 +196,6 @@ const CardNotes = memo(function CardNotes({ resultMessage, shown, labels, ...cal
     <>
       <ArgumentsWarnings call={call} labels={labels} />
       <RanArguments call={call} shown={shown} labels={labels} />
-      <AnsweredByGrant call={call} shown={shown} labels={labels} />
       <AnsweredByRule shown={shown} labels={labels} />
       <ApprovalEnded shown={shown} labels={labels} />
       <DecidedInstead call={call} shown={shown} labels={labels} />
@@ -273,25 +272,15 @@ function ArgumentsWarnings({ call, labels }: { call: Pick<ToolCall, 'argumentsMi
   );
 }
 
-/** A call a policy rule answered, with nobody looking at it: the card names the rule ("Allowed by …", docs/architecture.md "Policies"). */
+/**
+ * A call a rule answered, with nobody looking at it: the card names the rule ("Allowed by …",
+ * docs/architecture.md "Policies"), a standing grant's as any other (docs/protocol.md, "On the card").
+ */
 function AnsweredByRule({ shown, labels }: { shown: ShownApproval; labels: ToolgateLabels }) {
   if (shown.approvalBy !== 'rule' || shown.approvalRuleId === undefined || (shown.approval !== 'approved' && shown.approval !== 'denied')) return null;
   return (
-    <p className="toolgate-card-note" data-rule={shown.approvalRuleId}>
+    <p className="toolgate-card-note" data-rule={shown.approvalRuleId} data-grant={shown.approvalGrant}>
       {labels.confirm.answeredByRule(shown.approval === 'approved' ? 'allow' : 'deny', shown.approvalRuleLabel ?? shown.approvalRuleId)}
-    </p>
-  );
-}
-
-/**
- * A call whose approval a standing grant gave (or refused), with nobody looking at it: the card
- * names the grant (docs/protocol.md, "On the card": its card says which grant answered it).
- */
-function AnsweredByGrant({ call, shown, labels }: { call: Pick<ToolCall, 'name'>; shown: ShownApproval; labels: ToolgateLabels }) {
-  if (shown.approvalGrant === undefined || (shown.approval !== 'approved' && shown.approval !== 'denied')) return null;
-  return (
-    <p className="toolgate-card-note" data-grant={shown.approvalGrant}>
-      {labels.confirm.answeredByGrant(shown.approval === 'approved' ? 'allow' : 'deny', call.name)}
     </p>
   );
 }

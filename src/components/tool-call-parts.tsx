@@ -1,6 +1,6 @@
 import { Component, useId, type ComponentPropsWithoutRef, type ErrorInfo, type ReactNode } from 'react';
 import type { AppToolHost } from '../core/app-tools/app-tool-host';
-import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import { formatNumber, useLabels } from '../wording/labels';
 import { useCallApproval } from '../hooks/use-call-approval';
 import { usePersonRequest, type PersonRequest } from '../hooks/use-human-tool';

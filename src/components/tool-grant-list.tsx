@@ -2,7 +2,7 @@
  * The standing grants where a person can see and revoke them: a thin view over `useToolGrants`.
  */
 import { forwardRef, useId, useMemo, useRef, useState, type ComponentPropsWithoutRef } from 'react';
-import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import { defaultConfirmLabels, mergeConfirmLabels } from '../wording/confirm-labels';
 import { useLabels } from '../wording/labels';
 import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';

@@ -66,21 +66,23 @@ export type {
   ArgumentsCheck,
   ArgumentsIssue,
   CheckOutcome,
-  ConfirmationClock,
-  ConfirmationController,
-  ConfirmationControllerOptions,
   ConfirmationDecider,
   ConfirmationEditing,
   ConfirmationOutcome,
-  ConfirmationPick,
-  ApproveAllResult,
-  BatchRefusal,
   ConfirmationRequest,
   ConfirmationState,
   ConfirmationView,
   DefinitionChange,
-  EditResult,
 } from './approval/confirmation-types';
+export type {
+  ConfirmationClock,
+  ConfirmationController,
+  ConfirmationControllerOptions,
+  ConfirmationPick,
+  ApproveAllResult,
+  BatchRefusal,
+  EditResult,
+} from './approval/confirmation-controller-types';
 export type { ApprovalRecord } from './approval/approval-record';
 export { selectApprovalRecord } from './approval/approval-records';
 export { createConfirmationController } from './approval/confirmation-controller';

@@ -12,7 +12,11 @@ import { mirrorApprovalRecords } from './approval/approval-mirror';
 import { bindAppToolHost } from './app-tools/bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './approval/confirmation-bridges';
 import { createConfirmationController } from './approval/confirmation-controller';
-import type { ApprovalPolicy, ConfirmationController, ConfirmationControllerOptions } from './approval/confirmation-types';
+import type {
+  ApprovalPolicy,
+  ConfirmationController,
+  ConfirmationControllerOptions,
+} from './approval/confirmation-controller-types';
 import { feederOf } from './audit/audit-feed-key';
 import type { AuditLog } from './audit/audit-log';
 import { describeThrown, reportListenerError, type ErrorReporter } from './external-store';

@@ -1,7 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import type { ApprovalRecord } from '../core/approval/approval-record';
 import { selectApprovalRecord, type ApprovalRecordsState } from '../core/approval/approval-records';
-import type { ConfirmationController, ConfirmationState, ConfirmationView, EditResult } from '../core/approval/confirmation-types';
+import type { ConfirmationState, ConfirmationView } from '../core/approval/confirmation-types';
+import type { ConfirmationController, EditResult } from '../core/approval/confirmation-controller-types';
 import type { ReadableStore } from './use-store-selector';
 import { useToolgateContext } from '../provider/context';
 import { useStoreSelector } from './use-store-selector';

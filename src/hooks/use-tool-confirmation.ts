@@ -5,15 +5,14 @@ import type { ConfirmationStatus } from '../core/approval/confirmation-machine';
 import type {
   ApprovalContext,
   CheckOutcome,
-  ConfirmationController,
   ConfirmationOutcome,
   ConfirmationRequest,
   ConfirmationState,
   ConfirmationTarget,
   ConfirmationEditing,
   ConfirmationView,
-  EditResult,
 } from '../core/approval/confirmation-types';
+import type { ConfirmationController, EditResult } from '../core/approval/confirmation-controller-types';
 import type { ErrorReporter } from '../core/external-store';
 import type { JsonValue } from '../core/json/json-value';
 import type { ToolRoom } from '../core/session/room';

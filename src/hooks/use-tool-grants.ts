@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import type { PolicyRule } from '../core/policy/policy-types';
 import type { ToolGrant, ToolGrants } from '../core/approval/tool-grants';
 import { useConfirmationController } from '../provider/context';
@@ -15,7 +15,7 @@ export interface ToolGrantsView {
   readonly grants: readonly ToolGrant[];
   /** Revoke one grant: from now on its tool is asked again. Returns whether it existed. */
   revoke(id: string): boolean;
-  /** The scoped grants a person made in the dialog (policy rules), oldest first. */
+  /** The scoped grants a person made in the dialog (policy rules), oldest first; the standing grants' own rules are listed as `grants`. */
   readonly rules: readonly PolicyRule[];
   /** Revoke one scoped grant: it answers nothing more. Returns whether it existed. */
   revokeRule(id: string): boolean;
@@ -51,8 +51,10 @@ export function useToolGrants(controller?: ConfirmationController): ToolGrantsVi
   const revoke = useCallback((id: string) => store.revoke(id), [store]);
   const revokeAll = useCallback(() => store.revokeAll(), [store]);
   const revokeRule = useCallback((id: string) => store.dropRule(id), [store]);
-  return useMemo(
-    () => ({ grants: state.grants, rules: state.rules, revoke, revokeRule, revokeAll, store }),
-    [state.grants, state.rules, revoke, revokeRule, revokeAll, store],
-  );
+  return useMemo(() => {
+    // Every grant is kept as a rule: a standing grant is listed once, as the grant it is.
+    const standing = new Set(state.grants.map((grant) => grant.id));
+    const rules = state.rules.filter((rule) => !standing.has(rule.id));
+    return { grants: state.grants, rules, revoke, revokeRule, revokeAll, store };
+  }, [state.grants, state.rules, revoke, revokeRule, revokeAll, store]);
 }

@@ -6,7 +6,7 @@
  * the application marks its server trusted (`descriptorFromMcpTool`); otherwise it is a write whose
  * risk is not declared, confirmed every time.
  */
-import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import type { JsonValue } from '../core/json/json-value';
 import { descriptorFromMcpTool, type McpToolLike } from '../core/approval/mcp-descriptors';
 

@@ -12,7 +12,7 @@
  * - it is told the kit's theme and its size limits, and its size requests resize it within them.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes } from 'react';
-import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import { cx } from '../components/cx';
 import { useConfirmationController } from '../provider/context';
 import { APP_METHODS, DEFAULT_MAX_MESSAGE_BYTES, type AppMessagePolicy, type AppMessageRefusal } from './app-message-policy';

@@ -5,7 +5,7 @@
  */
 import { createContext, useCallback, useContext } from 'react';
 import type { AppToolHost } from '../core/app-tools/app-tool-host';
-import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import type { ToolSession } from '../core/session/tool-session';
 import type { ToolStreamStore } from '../core/stream/store';
 

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import type { AppToolHost, AppToolHostOptions } from '../core/app-tools/app-tool-host';
-import type { ConfirmationController } from '../core/approval/confirmation-types';
+import type { ConfirmationController } from '../core/approval/confirmation-controller-types';
 import type { ErrorReporter } from '../core/external-store';
 import type { PreviewMode } from '../core/stream/legacy-preview';
 import type { ToolRoom } from '../core/session/room';

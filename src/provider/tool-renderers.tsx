@@ -4,7 +4,8 @@ import { checkJsonSchema } from '../core/json/json-schema-check';
 import { formatStandardIssues, isStandardSchema, type StandardSchemaV1 } from '../core/json/standard-schema';
 import type { ToolCall } from '../core/stream/tool-call';
 import type { ToolResult } from '../core/wire';
-import type { ConfirmationView, EditResult } from '../core/approval/confirmation-types';
+import type { ConfirmationView } from '../core/approval/confirmation-types';
+import type { EditResult } from '../core/approval/confirmation-controller-types';
 import type { CallApproval } from '../hooks/use-call-approval';
 
 /* ------------------------------------------------------------------ types */

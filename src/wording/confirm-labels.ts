@@ -92,8 +92,6 @@ export interface ConfirmToolLabels {
   requiredLegend: (mark: string) => string;
   /** Said before a field's error, so it is read as an error (hidden from sight: the colour and border show it). */
   errorPrefix: string;
-  /** Said on a request that a standing grant answered, naming the grant. */
-  answeredByGrant: (decision: ToolGrantDecision, toolName: string) => string;
   /** Said on a request (and its call's card) that a policy rule answered: "Allowed by …", naming the rule by its label or id. */
   answeredByRule: (decision: ToolGrantDecision, rule: string) => string;
   /** The heading of the scoped grants the dialog offers. */
@@ -272,7 +270,6 @@ export const defaultConfirmLabels: ConfirmToolLabels = {
   errorPrefix: 'Error:',
   definitionChanged: (decision, parts) => `The tool's definition changed since you ${decision === 'allow' ? 'allowed' : 'denied'} it: ${parts}`,
   definitionPart: { name: 'name', description: 'description', parameters: 'parameters', descriptor: 'descriptor' },
-  answeredByGrant: (decision, toolName) => (decision === 'allow' ? `Answered by a standing grant: ${toolName} is allowed for this session` : `Answered by a standing grant: ${toolName} is denied for this session`),
   answeredByRule: (decision, rule) => (decision === 'allow' ? `Allowed by ${rule}` : `Denied by ${rule}`),
   scopedGrants: 'Allow more like this',
   scopedGrant: (toolName, scope, argument, value) => {

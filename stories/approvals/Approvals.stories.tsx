@@ -289,7 +289,8 @@ export const AnsweredByGrant: Story = {
     const dialog = await proposeAndReview(canvasElement);
     await press(body.getByRole('button', { name: 'Allow search_docs for this session' }));
     await untilStatus(dialog, 'invoking');
-    const note = within(dialog).getByText('Answered by a standing grant: search_docs is allowed for this session');
+    // The grant answers as the rule it is kept as: the dialog names it by its label.
+    const note = within(dialog).getByText('Allowed by search_docs for this session');
     await expect(note).toBeVisible();
     await expect(note).toHaveAttribute('data-grant', expect.stringMatching(/^grant-/));
     await expect(ranText(canvasElement)).toBe('search_docs {"q":"pricing"} (by a grant)');

@@ -124,7 +124,7 @@ export function ApprovalsPage({
           ...(item.turnId === undefined ? {} : { turnId: item.turnId }),
           ...(item.definition === undefined ? {} : { definition: item.definition }),
           onApprove: (args, context) => {
-            setRan((previous) => [...previous, `${item.toolName} ${JSON.stringify(args)}${context.edited ? ' (edited)' : ''}${context.decidedBy?.by === 'rule' ? ` (by rule ${context.decidedBy.ruleId})` : context.automatic ? ' (by a grant)' : ''}`]);
+            setRan((previous) => [...previous, `${item.toolName} ${JSON.stringify(args)}${context.edited ? ' (edited)' : ''}${context.decidedBy?.by !== 'rule' ? '' : context.decidedBy.origin === 'grant' ? ' (by a grant)' : ` (by rule ${context.decidedBy.ruleId})`}`]);
             return item.hold ? new Promise(() => {}) : 'ok';
           },
         })

@@ -131,8 +131,10 @@ describe('standing grants', () => {
     const dialog = await reviewing();
     act(() => void controller.grants.allow('search_docs'));
     await waitFor(() => expect(dialog).toHaveAttribute('data-status', 'invoking'));
-    const note = within(dialog).getByText('Answered by a standing grant: search_docs is allowed for this session');
+    // The grant answered as its rule: the dialog names it by its label.
+    const note = within(dialog).getByText('Allowed by search_docs for this session');
     expect(note).toHaveAttribute('data-grant', controller.grants.find('search_docs')?.id);
+    expect(note).toHaveAttribute('data-rule', controller.grants.find('search_docs')?.id);
     release();
     await expect(done).resolves.toMatchObject({ status: 'done' });
   });

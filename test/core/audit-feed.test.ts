@@ -165,8 +165,8 @@ describe('createToolgate({ audit }) feeds the audit log', () => {
     now += 2_000;
     for (const fire of timers.splice(0)) fire();
     await vi.waitFor(() => expect(client.approvals.getState().current).toBeNull());
-    await audit.idle();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The requested record waits for the definition's fingerprint: wait for it, not for a tick (a loaded machine is slower).
+    await vi.waitFor(() => expect(brief(audit.getState().records)).toContain('requested:c2'));
     await audit.idle();
     expect(brief(audit.getState().records)).toEqual(['requested:c2']);
   });

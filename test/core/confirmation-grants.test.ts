@@ -41,9 +41,11 @@ describe('standing grants in the confirmation flow', () => {
     expect(confirmations.allowForSession()).toBe(true);
     expect((await first).status).toBe('done');
     expect((await second).status).toBe('done');
-    expect(runs.map((r) => [r.args, r.context.decidedBy?.by, r.context.automatic])).toEqual([
-      [{ to: 'ann' }, 'person', false],
-      [{ to: 'bob' }, 'grant', true],
+    // The grant answers as the rule it is kept as.
+    const grant = confirmations.grants.find('send_invoice')!;
+    expect(runs.map((r) => [r.args, r.context.decidedBy, r.context.automatic])).toEqual([
+      [{ to: 'ann' }, { by: 'person' }, false],
+      [{ to: 'bob' }, { by: 'rule', ruleId: grant.id, decision: 'allow', origin: 'grant', label: 'send_invoice for this session' }, true],
     ]);
     expect(runs[1]!.context.fingerprint.hex).toBe((await fingerprintJson({ to: 'bob' })).hex);
     // The other tool is still asked.
@@ -58,7 +60,7 @@ describe('standing grants in the confirmation flow', () => {
     const grant = confirmations.grants.allow('search_docs');
     const later = await ask('search_docs', { q: 'keys' });
     expect(later.status).toBe('done');
-    expect(runs[0]!.context).toMatchObject({ automatic: true, decidedBy: { by: 'grant', grant } });
+    expect(runs[0]!.context).toMatchObject({ automatic: true, decidedBy: { by: 'rule', ruleId: grant.id, origin: 'grant' } });
     expect(confirmations.grants.revoke(grant.id)).toBe(true);
     void ask('search_docs', { q: 'again' });
     const asked = await shown(confirmations);

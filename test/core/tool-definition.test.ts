@@ -161,9 +161,13 @@ describe('standing grants bound to a definition', () => {
     const restored = createToolGrants({ saved });
     expect(restored.find('delete_file')?.definition).toEqual(fp);
     const onError = vi.fn();
-    const broken = createToolGrants({ onError, saved: { version: 1, grants: [{ ...saved.grants[0], definition: { hex: 'nope' } }] } });
+    const broken = createToolGrants({ onError, saved: { version: 2, rules: [{ ...saved.rules[0], definitionParts: { name: 'nope' } }] } });
     expect(broken.find('delete_file')).toBeUndefined();
     expect(onError).toHaveBeenCalledWith(expect.stringMatching(/definition that is not a definition fingerprint/), expect.anything(), 'invalid-grant');
+    // A grant saved before grants were kept as rules (version 1) is read the same way.
+    const old = createToolGrants({ onError, saved: { version: 1, grants: [{ id: 'g', toolName: 'delete_file', decision: 'allow', grantedAt: 1, definition: { hex: 'nope' } }] } });
+    expect(old.find('delete_file')).toBeUndefined();
+    expect(createToolGrants({ saved: { version: 1, grants: [{ id: 'g', toolName: 'delete_file', decision: 'allow', grantedAt: 1, definition: fp }] } }).find('delete_file')?.definition).toEqual(fp);
     expect(() => grants.allow('x', { hex: 'nope' } as never)).toThrow(TypeError);
   });
 });

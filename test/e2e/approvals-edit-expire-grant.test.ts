@@ -163,7 +163,7 @@ describe('demo: a standing grant', () => {
     // Its card names the grant.
     const second = page.getByRole('article', { name: 'send_reminder', exact: true }).nth(1);
     await expect.poll(() => second.getAttribute('data-outcome')).toBe('ok');
-    await second.getByText('Answered by a standing grant: send_reminder is allowed for this session').waitFor();
+    await second.getByText('Allowed by send_reminder for this session').waitFor();
     await expect(page.getByRole('article', { name: 'send_reminder', exact: true }).first().locator('[data-grant]').count()).resolves.toBe(0);
 
     // Revoke in the grant list, by keyboard: the next reminder is asked again.

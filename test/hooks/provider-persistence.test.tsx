@@ -78,9 +78,10 @@ describe('ToolgateProvider with a session kept across a reload', () => {
       before.controller.grants.deny('issue_refund');
       before.controller.grants.allow('search_docs');
     });
-    expect(JSON.parse(storage.items.get('toolgate:session')!).grants.grants).toEqual([
-      expect.objectContaining({ toolName: 'issue_refund', decision: 'deny' }),
-      expect.objectContaining({ toolName: 'search_docs', decision: 'allow' }),
+    // Each standing grant is kept as its rule.
+    expect(JSON.parse(storage.items.get('toolgate:session')!).grants.rules).toEqual([
+      expect.objectContaining({ tools: ['issue_refund'], decision: 'deny', origin: 'grant' }),
+      expect.objectContaining({ tools: ['search_docs'], decision: 'allow', origin: 'grant' }),
     ]);
 
     const reloaded = storage.copy();

@@ -73,7 +73,7 @@ describe('a policy in the confirmation controller', () => {
     confirmations.grants.allow('pay');
     const small = await ask('pay', { amount: 5 });
     expect(small.status).toBe('done');
-    expect(runs[0]!.context.decidedBy?.by).toBe('grant');
+    expect(runs[0]!.context.decidedBy).toMatchObject({ by: 'rule', origin: 'grant' });
     const big = ask('pay', { amount: 500 });
     const view = await shown(confirmations);
     expect(view.arguments).toEqual({ amount: 500 });
@@ -317,7 +317,9 @@ describe('rules survive a reload', () => {
     const grants = createToolGrants({ now: () => 1 });
     const grant = grants.allow('search_docs');
     const asRule = ruleOfGrant(grant);
-    expect(asRule).toEqual({ id: grant.id, decision: 'allow', tools: ['search_docs'], scope: { kind: 'session' }, origin: 'grant' });
+    expect(asRule).toEqual({ id: grant.id, decision: 'allow', tools: ['search_docs'], scope: { kind: 'session' }, origin: 'grant', label: 'search_docs for this session', madeAt: 1 });
+    // The store keeps the grant as exactly that rule.
+    expect(grants.getState().rules).toEqual([asRule]);
     expect(evaluatePolicy([asRule], { toolName: 'search_docs', arguments: {}, descriptor: low, now: 0 })).toMatchObject({ decision: 'allow', ruleId: grant.id });
   });
 });

@@ -17,7 +17,7 @@ export function endedMark(outcome: ConfirmationOutcome, view: Pick<ConfirmationV
   return {
     approval: 'denied',
     ...(reason === undefined ? {} : { reason }),
-    ...(view.decidedBy?.by === 'grant' ? { grant: view.decidedBy.grant.id } : {}),
+    ...(view.decidedBy?.by === 'rule' && view.decidedBy.origin === 'grant' ? { grant: view.decidedBy.ruleId } : {}),
   };
 }
 

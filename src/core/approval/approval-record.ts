@@ -22,7 +22,8 @@ export type ApprovalDecisionKind = 'approve' | 'deny' | 'respond' | 'cancel' | '
 
 /**
  * Who decided: a person looking at the request, a standing grant, "Approve all" / "Deny all" over a
- * list, or a policy rule (then the record names it in `ruleId`).
+ * list, or another rule (the app's, or a scoped grant). A standing grant is a rule too: for it and
+ * for any other rule, the record names the rule in `ruleId` and `ruleLabel`.
  *
  * @example
  * const automatic = (by: ApprovalDecidedBy | undefined) => by === 'grant' || by === 'rule';
@@ -48,11 +49,11 @@ export interface ApprovalRecord {
   readonly decision: ApprovalDecisionKind | undefined;
   /** Who decided it; absent while it waits, and for an expiry or an answer the far side refused. */
   readonly by: ApprovalDecidedBy | undefined;
-  /** The policy rule that decided it, when one did. */
+  /** The rule that decided it (a standing grant's rule among them), when one did. */
   readonly ruleId?: string | undefined;
-  /** That rule's label, for its card ("Allowed by …"), when the policy gave one. */
+  /** That rule's label, for its card ("Allowed by …"), when the rule has one. */
   readonly ruleLabel?: string | undefined;
-  /** The standing grant that decided it (its id), when one did. */
+  /** The standing grant that decided it (its rule's id), when one did. */
   readonly grant: string | undefined;
   /** A person edited the arguments before approving them. */
   readonly edited: boolean;
@@ -73,9 +74,8 @@ export interface ApprovalRecord {
 /** Who decided a request, as the controller knows it (`ConfirmationDecider` fits). */
 export type RecordDecider =
   | { readonly by: 'person' }
-  | { readonly by: 'grant'; readonly grant: { readonly id: string } }
   | { readonly by: 'batch' }
-  | { readonly by: 'rule'; readonly ruleId?: string; readonly label?: string | undefined };
+  | { readonly by: 'rule'; readonly ruleId?: string; readonly label?: string | undefined; readonly origin?: string | undefined };
 
 /**
  * A change to a call's record, as the controller writes it. Internal: only the controller's flow
@@ -147,15 +147,14 @@ export function nextApprovalRecord(previous: ApprovalRecord | undefined, change:
   };
   if (change.kind === 'approved') {
     if (from !== undefined && from !== 'awaiting') return previous;
-    const grant = change.decidedBy?.by === 'grant' ? change.decidedBy.grant.id : undefined;
     return freeze({
       ...base,
       status: 'approved',
       decision: 'approve',
-      by: change.decidedBy?.by ?? 'person',
+      by: byOf(change.decidedBy, 'approve'),
       ruleId: ruleOf(change.decidedBy),
       ruleLabel: ruleLabelOf(change.decidedBy),
-      grant,
+      grant: grantOf(change.decidedBy),
       edited: change.edited,
       reason: undefined,
       approvedArguments: change.approvedArguments,
@@ -196,8 +195,13 @@ export function nextApprovalRecord(previous: ApprovalRecord | undefined, change:
 const ruleOf = (decider: RecordDecider | null): string | undefined => (decider?.by === 'rule' ? decider.ruleId : undefined);
 const ruleLabelOf = (decider: RecordDecider | null): string | undefined => (decider?.by === 'rule' ? decider.label : undefined);
 
+/** The standing grant that decided (its rule's id), when one did. */
+const grantOf = (decider: RecordDecider | null): string | undefined => (decider?.by === 'rule' && decider.origin === 'grant' ? decider.ruleId : undefined);
+
 function byOf(decider: RecordDecider | null, decision: ApprovalDecisionKind | undefined): ApprovalDecidedBy | undefined {
   if (decision === undefined || decision === 'expire') return undefined;
+  // A standing grant answers as the rule it is kept as; the record still says a grant decided.
+  if (grantOf(decider) !== undefined) return 'grant';
   return decider?.by ?? 'person';
 }
 
@@ -243,8 +247,8 @@ export function approvalMarkOf(record: ApprovalRecord): ApprovalMark {
     ...(record.status === 'approved' && record.edited ? { edited: true } : {}),
     ...(record.grant === undefined || (record.status !== 'approved' && record.status !== 'denied') ? {} : { grant: record.grant }),
     ...(record.reason === undefined ? {} : { reason: record.reason }),
-    // The rule that answered, for the card's "Allowed by …" (an approval or a denial it gave).
-    ...(record.by !== 'rule' || record.ruleId === undefined || (record.status !== 'approved' && record.status !== 'denied')
+    // The rule that answered (a standing grant's among them), for the card's "Allowed by …" (an approval or a denial it gave).
+    ...((record.by !== 'rule' && record.by !== 'grant') || record.ruleId === undefined || (record.status !== 'approved' && record.status !== 'denied')
       ? {}
       : { by: 'rule' as const, ruleId: record.ruleId, ...(record.ruleLabel === undefined ? {} : { ruleLabel: record.ruleLabel }) }),
   };

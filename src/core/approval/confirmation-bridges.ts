@@ -11,7 +11,8 @@
 
 import { isTerminalStatus, type ToolCallStatus } from '../stream/call-lifecycle';
 import { callOf as readCall } from '../stream/call-table';
-import type { ApprovalContext, ConfirmationController, ConfirmationEditing, ConfirmationOutcome, ConfirmationView } from './confirmation-types';
+import type { ApprovalContext, ConfirmationEditing, ConfirmationOutcome, ConfirmationView } from './confirmation-types';
+import type { ConfirmationController } from './confirmation-controller-types';
 import type { ErrorReporter } from '../external-store';
 import type { ToolSession } from '../session/tool-session';
 import type { ApprovalMark } from '../stream/local-events';
@@ -224,7 +225,7 @@ export function answerToolApprovalRequest(
         reason: reasonOfOutcome(outcome),
         fingerprint: request.fingerprint?.hex ?? '',
         ...(request.definition === null ? {} : { definitionFingerprint: request.definition.hex }),
-        ...(request.decidedBy?.by === 'grant' || request.decidedBy?.by === 'rule' ? { automatic: true } : {}),
+        ...(request.decidedBy?.by === 'rule' ? { automatic: true } : {}),
       });
     },
   });

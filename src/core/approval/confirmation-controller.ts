@@ -13,15 +13,14 @@ import { confirmationStatusSets } from './confirmation-machine';
 import { createFlow } from './confirmation-flow';
 import { actionsOf, admitRequest, decisionEvent, permits, reviewAlone } from './confirmation-request';
 import { startCheck, startRun } from './confirmation-runs';
+import type { ConfirmationOutcome, ConfirmationRequest } from './confirmation-types';
 import type {
   ApproveAllResult,
   BatchRefusal,
   ConfirmationController,
   ConfirmationControllerOptions,
-  ConfirmationOutcome,
   ConfirmationPick,
-  ConfirmationRequest,
-} from './confirmation-types';
+} from './confirmation-controller-types';
 import type { AllowGrantRefusal } from './tool-grants';
 import { APPROVAL_MISMATCH, toolMismatchReason } from './approval-binding';
 import { snapshotJson } from '../json/json-value';

@@ -10,18 +10,29 @@ import { checkDraft } from './confirmation-edit';
 import { createQueue, type Queue } from './confirmation-queue';
 import { actionsOf, decisionEvent, outcomeEvent, permits, refresh, type Entry } from './confirmation-request';
 import { startRun, type RunHost } from './confirmation-runs';
-import type { ApprovalPolicy, ConfirmationClock, ConfirmationControllerOptions, ConfirmationOutcome, ConfirmationState, ConfirmationView, EditResult, ApprovalNote } from './confirmation-types';
+import type { ConfirmationOutcome, ConfirmationState, ConfirmationView } from './confirmation-types';
+import type {
+  ApprovalPolicy,
+  ConfirmationClock,
+  ConfirmationControllerOptions,
+  EditResult,
+  ApprovalNote,
+} from './confirmation-controller-types';
 import { createExternalStore, reportListenerError, type ExternalStore } from '../external-store';
 import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from '../json/fingerprint';
 import { reasonOf } from '../session/room';
 import { allowGrantRefusal, createToolGrants, type ToolGrants } from './tool-grants';
 import { isRuleShaped } from './policy-rule-shape';
+import { evaluateRules } from '../policy/evaluate-rules';
 import type { PolicyRequest, PolicyResult, PolicyRule } from '../policy/policy-types';
 import { changedDefinitionParts, definitionKey, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
 import { decisionOfOutcome, endedMark } from './approval-record-outcomes';
 import { createApprovalRecords, selectApprovalRecord, type ApprovalRecordsWriter } from './approval-records';
 
 const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);
+
+/** What no rule says: a person decides (the evaluation is skipped when there are no rules at all). */
+const NO_RULE: PolicyResult = Object.freeze({ decision: 'ask', why: 'no rule matches: a person decides' });
 
 export const INITIAL_STATE: ConfirmationState = Object.freeze({ status: 'idle', current: null, queue: EMPTY_QUEUE, waiting: 0, last: null });
 
@@ -190,55 +201,22 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     check();
   };
 
-  /**
-   * The standing grant of the entry's tool answers it, when there is one and the entry takes it:
-   * only a request nobody is editing, never an edited one (a person is deciding it), and an allow
-   * grant never for a tool that refuses allow grants. Each answer is bound to the entry's own
-   * snapshot and fingerprint.
-   */
-  const answerByGrant = (entry: Entry): boolean => {
-    if (entry.direct || entry.fingerprint === null || entry.snapshot !== entry.original) return false;
-    if (entry.status !== 'idle' && entry.status !== 'reviewing') return false;
-    const grant = grants.find(entry.toolName);
-    if (grant === undefined) {
-      // The grant it named was revoked: nothing to say about it any more.
-      if (entry.definitionChanged !== null) {
-        entry.definitionChanged = null;
-        refresh(entry);
-        publish();
-      }
-      return false;
-    }
-    // A grant given for one definition of the tool does not answer another: a person is asked, and
-    // the dialog names what changed (docs/guarantees.md, "Standing grants are bound to the tool's definition").
-    if (grant.definition !== undefined) {
-      const changed = changedDefinitionParts(grant.definition, entry.definition);
-      if (changed.length > 0) {
-        const before = entry.definitionChanged;
-        if (before === null || before.grant !== grant || before.parts.join() !== changed.join()) {
-          entry.definitionChanged = Object.freeze({ grant, parts: changed });
-          refresh(entry);
-          publish();
-        }
-        return false;
-      }
-    }
-    if (grant.decision === 'deny') {
-      entry.decidedBy = Object.freeze({ by: 'grant', grant });
-      return finish(entry, { status: 'denied', reason: `${entry.toolName} is denied for this session` });
-    }
-    return flow.decideUnseen(entry, Object.freeze({ by: 'grant', grant }));
-  };
-
-  /** A request a rule or a grant may answer: fingerprinted, not edited (a person is deciding it), not yet decided. */
+  /** A request a rule may answer: fingerprinted, not edited (a person is deciding it), not yet decided. */
   const answerable = (entry: Entry): boolean =>
     !entry.direct && entry.fingerprint !== null && entry.snapshot === entry.original && (entry.status === 'idle' || entry.status === 'reviewing');
 
-  /** The rules in force: the app's, then the scoped grants kept beside the standing grants; a used-up `once` rule is gone. */
-  const rulesInForce = (): PolicyRule[] => {
-    const app = policy?.rules ?? [];
-    return [...app, ...grants.getState().rules].filter((rule) => !usedOnce.has(rule.id));
-  };
+  /** The rules a person gave: standing grants and scoped grants, kept in the grants store; a used-up `once` rule is gone. */
+  const keptRules = (): PolicyRule[] => grants.getState().rules.filter((rule) => !usedOnce.has(rule.id));
+
+  /** The rules in force: the app's, then the ones a person gave; a used-up `once` rule is gone. */
+  const rulesInForce = (): PolicyRule[] => [...(policy?.rules ?? []).filter((rule) => !usedOnce.has(rule.id)), ...keptRules()];
+
+  /**
+   * The rules that answer requests: all of them, except in shadow mode, where the app's rules only
+   * report what they would do and the rules a person gave answer alone (a person's own grant is
+   * no trial).
+   */
+  const rulesThatAnswer = (): PolicyRule[] => (policy?.mode === 'shadow' ? keptRules() : rulesInForce());
 
   const policyRequestOf = (entry: Entry): PolicyRequest => ({
     toolName: entry.toolName,
@@ -249,11 +227,15 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     now: clock.now(),
   });
 
-  /** The policy's result for the entry, or `undefined` when its evaluation threw (reported: a person decides). */
+  /**
+   * The rules' result for the entry, or `undefined` when the evaluation threw (reported: a person
+   * decides). The policy's own function reads them where there is a policy; without one, the rules
+   * a person gave are read without the shell parser (evaluate-rules.ts).
+   */
   const evaluate = (entry: Entry, rules: readonly PolicyRule[], mode: 'enforce' | 'shadow'): PolicyResult | undefined => {
-    if (policy === undefined) return undefined;
+    if (policy === undefined && rules.length === 0) return NO_RULE;
     try {
-      return policy.evaluate({ rules, mode }, policyRequestOf(entry));
+      return (policy?.evaluate ?? evaluateRules)({ rules, mode }, policyRequestOf(entry));
     } catch (error) {
       tell(`the policy could not decide ${entry.toolName}: ${reasonOf(error)}; a person decides`, error, 'policy-threw');
       return undefined;
@@ -268,37 +250,64 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
   };
 
   /**
-   * The policy answers the entry before a person sees it (docs/architecture.md, "Policies"):
-   * `answered` when a rule allowed or denied it, `held` when a rule asks a person (no grant answers
-   * it then) or the policy could not decide, `open` when no rule spoke (a grant may still answer).
-   * Shadow mode reports what it would do and answers nothing. An allow never answers a request that
-   * takes no allow grant, whatever the evaluation function says. `first`: the first evaluation of
-   * this request, the one reported to `onDecision`.
+   * The standing grant of the entry's tool that did not answer it because the tool's definition
+   * changed since it was given: the dialog names what changed (docs/guarantees.md, "Standing grants
+   * are bound to the tool's definition"). Cleared once that grant is revoked or the entry is answered.
    */
-  const answerByPolicy = (entry: Entry, first: boolean): 'answered' | 'held' | 'open' => {
-    if (policy === undefined || !answerable(entry)) return 'open';
-    const rules = rulesInForce();
-    const shadow = policy.mode === 'shadow';
-    const result = evaluate(entry, rules, shadow ? 'shadow' : 'enforce');
-    if (result === undefined) return 'held';
-    if (shadow) {
-      if (first) reportDecision(entry, result.wouldDecide ?? result, false);
-      return 'open';
+  const noteDefinitionChange = (entry: Entry): void => {
+    const grant = grants.find(entry.toolName);
+    const changed = grant?.definition === undefined ? [] : changedDefinitionParts(grant.definition, entry.definition);
+    const before = entry.definitionChanged;
+    if (grant === undefined || changed.length === 0) {
+      if (before === null) return;
+      entry.definitionChanged = null;
+    } else {
+      if (before !== null && before.grant.id === grant.id && before.grant.decision === grant.decision && before.parts.join() === changed.join()) return;
+      entry.definitionChanged = Object.freeze({ grant, parts: changed });
     }
-    const rule = result.ruleId === undefined ? undefined : rules.find((r) => r.id === result.ruleId);
-    if (result.decision === 'ask' || rule === undefined) {
-      if (first) reportDecision(entry, result, false);
-      return result.ruleId === undefined ? 'open' : 'held';
+    refresh(entry);
+    publish();
+  };
+
+  /**
+   * The rules answer the entry before a person sees it (docs/architecture.md, "Policies"): the
+   * app's policy, the standing grants and the scoped grants, read together (a deny wins, then an
+   * ask, then an allow). `answered` when a rule allowed or denied it; `asked` when a person decides
+   * (no rule spoke, a rule asks, or the evaluation could not decide). Shadow mode reports what the
+   * app's rules would do; only the rules a person gave answer then. An allow never answers a
+   * request that takes no allow grant, whatever the evaluation function says. `first`: the first
+   * evaluation of this request, the one reported to `onDecision`.
+   */
+  const answerByRules = (entry: Entry, first: boolean): 'answered' | 'asked' => {
+    if (!answerable(entry)) return 'asked';
+    const shadow = policy?.mode === 'shadow';
+    if (shadow && first) {
+      const trial = evaluate(entry, rulesInForce(), 'shadow');
+      if (trial !== undefined) reportDecision(entry, trial.wouldDecide ?? trial, false);
+    }
+    const rules = rulesThatAnswer();
+    const result = evaluate(entry, rules, 'enforce');
+    const rule = result?.ruleId === undefined ? undefined : rules.find((r) => r.id === result.ruleId);
+    if (result === undefined || result.decision === 'ask' || rule === undefined) {
+      if (first && !shadow && result !== undefined) reportDecision(entry, result, false);
+      noteDefinitionChange(entry);
+      return 'asked';
     }
     if (result.decision === 'allow') {
       const refusal = allowGrantRefusal(entry.descriptor);
       if (refusal !== undefined) {
         tell(`rule ${rule.id} would allow ${entry.toolName}, which a person must decide (${refusal}): it is asked`, { ruleId: rule.id }, 'policy-refused');
-        if (first) reportDecision(entry, { decision: 'ask', why: `rule ${rule.id} may not allow ${entry.toolName} (${refusal}): a person decides` }, false);
-        return 'held';
+        if (first && !shadow) reportDecision(entry, { decision: 'ask', why: `rule ${rule.id} may not allow ${entry.toolName} (${refusal}): a person decides` }, false);
+        return 'asked';
       }
     }
-    const decider = Object.freeze({ by: 'rule' as const, ruleId: rule.id, decision: result.decision, ...(rule.label === undefined ? {} : { label: rule.label }) });
+    const decider = Object.freeze({
+      by: 'rule' as const,
+      ruleId: rule.id,
+      decision: result.decision,
+      origin: rule.origin,
+      ...(rule.label === undefined ? {} : { label: rule.label }),
+    });
     // Used up before it answers: an answer that sets off another evaluation must not find it again.
     const once = rule.scope.kind === 'once';
     if (once) usedOnce.add(rule.id);
@@ -306,16 +315,18 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     if (result.decision === 'deny') {
       const before = entry.decidedBy;
       entry.decidedBy = decider;
-      answered = finish(entry, { status: 'denied', reason: result.why });
+      // The model reads the reason: a standing grant's says what it is, as a person gave it.
+      const reason = rule.origin === 'grant' && rule.scope.kind === 'session' ? `${entry.toolName} is denied for this session` : result.why;
+      answered = finish(entry, { status: 'denied', reason });
       if (!answered) entry.decidedBy = before;
     } else {
       answered = flow.decideUnseen(entry, decider);
     }
     if (!answered) {
       if (once) usedOnce.delete(rule.id);
-      return 'open';
+      return 'asked';
     }
-    if (first) reportDecision(entry, result, true);
+    if (first && !shadow) reportDecision(entry, result, true);
     if (once) grants.dropRule(rule.id);
     return 'answered';
   };
@@ -323,8 +334,7 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
   grants.subscribe(() => {
     // A new grant or kept rule answers the requests already waiting, in their order; a revoked
     // one answers nothing more from now on (requests it answered already have their answer).
-    const waiting = queue.all();
-    for (const entry of waiting) if (answerByPolicy(entry, false) === 'open') answerByGrant(entry);
+    for (const entry of queue.all()) answerByRules(entry, false);
   });
 
   /** The record of the entry's call, once the request ended without running (done adds nothing). */
@@ -388,8 +398,8 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
     },
     policy,
     previewRule(rule) {
-      if (policy === undefined || policy.mode === 'shadow' || !isRuleShaped(rule)) return EMPTY_QUEUE;
-      const rules = [...rulesInForce().filter((r) => r.id !== rule.id), rule];
+      if (policy === undefined || !isRuleShaped(rule)) return EMPTY_QUEUE;
+      const rules = [...rulesThatAnswer().filter((r) => r.id !== rule.id), rule];
       const answers = queue
         .waiting()
         .filter((entry) => answerable(entry) && !entry.shown)
@@ -566,11 +576,7 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
       startRun(flow, entry, 'invoke');
       return;
     }
-    if (!entry.shown) {
-      const byPolicy = answerByPolicy(entry, true);
-      if (byPolicy === 'answered') return;
-      if (byPolicy === 'open' && answerByGrant(entry)) return;
-    }
+    if (!entry.shown && answerByRules(entry, true) === 'answered') return;
     if (entry === queue.current()) fire(entry, 'review');
     publish();
   }

@@ -234,17 +234,16 @@ export function permits(entry: Entry, event: ConfirmationEvent): boolean {
 const batchedAlone = (entry: Entry): boolean => entry.decidedBy?.by === 'batch' && reviewAlone(entry.descriptor) !== undefined;
 
 /**
- * A request that was not shown may still be approved: by a standing grant that allows its tool
- * (never a tool that refuses allow grants), or by "Approve all" over a list that showed it with
+ * A request that was not shown may still be approved: by a rule that allows it, a standing grant's
+ * among them (never a tool that refuses allow grants), or by "Approve all" over a list that showed it with
  * its fingerprint. Never before its fingerprint exists: what is approved is always fingerprinted.
  */
 function answeredUnseen(entry: Entry): boolean {
   const decider = entry.decidedBy;
   if (entry.fingerprint === null || decider === null) return false;
   if (decider.by === 'batch') return reviewAlone(entry.descriptor) === undefined;
-  // A rule allows only what a grant could: never a high-risk, undeclared-risk or confirm-every-time tool.
-  if (decider.by === 'rule') return decider.decision === 'allow' && allowGrantRefusal(entry.descriptor) === undefined;
-  return decider.by === 'grant' && decider.grant.decision === 'allow' && allowGrantRefusal(entry.descriptor) === undefined;
+  // A rule never allows a high-risk, undeclared-risk or confirm-every-time tool.
+  return decider.by === 'rule' && decider.decision === 'allow' && allowGrantRefusal(entry.descriptor) === undefined;
 }
 
 /**

@@ -150,7 +150,7 @@ function callTool(entry: Entry, confirmationId: string | null): unknown {
     edited: entry.snapshot !== entry.original,
     original: entry.original,
     decidedBy: entry.decidedBy,
-    automatic: entry.decidedBy?.by === 'grant' || entry.decidedBy?.by === 'rule',
+    automatic: entry.decidedBy?.by === 'rule',
     ...(entry.input.callId === undefined ? {} : { callId: entry.input.callId }),
     ...(entry.input.turnId === undefined ? {} : { turnId: entry.input.turnId }),
   });

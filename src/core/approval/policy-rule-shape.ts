@@ -15,6 +15,9 @@ export function isRuleShaped(value: unknown): value is PolicyRule {
   if (!['app', 'person', 'grant'].includes(rule['origin'] as string)) return false;
   if (!Array.isArray(rule['tools']) || rule['tools'].length === 0 || !rule['tools'].every((t) => typeof t === 'string' && t !== '')) return false;
   if (rule['when'] !== undefined && !Array.isArray(rule['when'])) return false;
+  if (rule['label'] !== undefined && typeof rule['label'] !== 'string') return false;
+  if (rule['definitionFingerprint'] !== undefined && typeof rule['definitionFingerprint'] !== 'string') return false;
+  if (rule['madeAt'] !== undefined && (typeof rule['madeAt'] !== 'number' || !Number.isFinite(rule['madeAt']))) return false;
   if (scope === null || typeof scope !== 'object') return false;
   switch (scope['kind']) {
     case 'once':

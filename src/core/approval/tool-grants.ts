@@ -1,14 +1,17 @@
 /**
  * Standing grants (docs/protocol.md, "Edits, grants and batches"): besides approving one request, a person may
- * allow a tool for the rest of the session, or deny it for the rest of the session. A grant is
- * plain data (tool name, decision, when), kept in a small external store of its own so that it can
- * be listed, revoked, saved and restored (a page that resumes its session after a reload restores
- * them). The confirmation controller reads it: a grant answers the requests of its tool, each still
- * bound to its own snapshot and fingerprint; revoking it stops that at once.
+ * allow a tool for the rest of the session, or deny it for the rest of the session. A standing grant
+ * is kept as the policy rule it is (origin `grant`, scope `session`), beside the scoped grants a
+ * person makes in the dialog, in a small external store of its own: plain data that is listed,
+ * revoked, saved and restored (a page that resumes its session after a reload restores them). The
+ * confirmation controller evaluates these rules with the app's own (docs/architecture.md,
+ * "Policies"): one path answers every request that nobody looks at, and revoking a grant removes
+ * its rule, so it answers nothing more.
  */
 
 import { isRuleShaped } from './policy-rule-shape';
 import { createExternalStore, type ErrorReporter } from '../external-store';
+import { formatFingerprint } from '../json/fingerprint';
 import { deepFreeze } from '../json/json-value';
 import type { PolicyRule } from '../policy/policy-types';
 import type { ToolDescriptor } from './tool-descriptor';
@@ -44,16 +47,16 @@ export interface ToolGrant {
 
 /**
  * The grants as plain data, to keep where the application chooses and give back to
- * {@link ToolGrants.restore} (`version` lets a later format read an older one).
+ * {@link ToolGrants.restore}: every grant as its rule. `version` lets a later format read an older
+ * one (a version 1 set, with its standing grants listed apart, is still read).
  *
  * @example
  * sessionStorage.setItem('grants', JSON.stringify(grants.save() satisfies ToolGrantsSnapshot));
  */
 export interface ToolGrantsSnapshot {
-  readonly version: 1;
-  readonly grants: readonly ToolGrant[];
-  /** The scoped grants a person made in the dialog (policy rules), when there are any. */
-  readonly rules?: readonly PolicyRule[];
+  readonly version: 2;
+  /** The standing grants (origin `grant`) and the scoped grants a person made in the dialog, as policy rules. */
+  readonly rules: readonly PolicyRule[];
 }
 
 /**
@@ -68,20 +71,21 @@ export interface ToolGrantsRestore {
 }
 
 /**
- * The grants store's state: every grant, oldest first. A new object on every change.
+ * The grants store's state. A new object on every change.
  *
  * @example
- * const { grants }: ToolGrantsState = toolGrants.getState();
+ * const { grants, rules }: ToolGrantsState = toolGrants.getState();
  */
 export interface ToolGrantsState {
+  /** The standing grants, oldest first: the rules of origin `grant`, read as grants (for lists that name the tool). */
   readonly grants: readonly ToolGrant[];
-  /** Scoped grants a person made in the dialog: policy rules, oldest first (see {@link ToolGrants.keepRule}). */
+  /** Every rule a person gave, oldest first: the standing grants' and the scoped grants' (see {@link ToolGrants.keepRule}). */
   readonly rules: readonly PolicyRule[];
 }
 
 /**
- * The standing grants of one session, as an external store. One grant per tool: a new decision for
- * a tool replaces the one before.
+ * The standing grants of one session, as an external store. One standing grant per tool: a new
+ * decision for a tool replaces the one before.
  *
  * @example
  * const grants: ToolGrants = createToolGrants();
@@ -90,13 +94,15 @@ export interface ToolGrantsState {
  */
 export interface ToolGrants {
   /**
-   * Allow `toolName` for the rest of the session, bound to its `definition` fingerprint when given.
-   * Whether a request takes it is the request's own matter (see {@link allowGrantRefusal}).
+   * Allow `toolName` for the rest of the session, bound to its `definition` fingerprint when given:
+   * kept as a rule of origin `grant`, named `label` where it answers ("Allowed by …"; by default
+   * the tool's name and "for this session"). Whether a request takes it is the request's own
+   * matter (see {@link allowGrantRefusal}).
    */
-  allow(toolName: string, definition?: DefinitionFingerprint): ToolGrant;
-  /** Deny `toolName` for the rest of the session, bound to its `definition` fingerprint when given. */
-  deny(toolName: string, definition?: DefinitionFingerprint): ToolGrant;
-  /** Remove a grant; later requests of its tool are asked again. Returns whether it existed. */
+  allow(toolName: string, definition?: DefinitionFingerprint, label?: string): ToolGrant;
+  /** Deny `toolName` for the rest of the session, bound to its `definition` fingerprint when given (kept as a rule, as `allow`). */
+  deny(toolName: string, definition?: DefinitionFingerprint, label?: string): ToolGrant;
+  /** Remove a standing grant, and so its rule; later requests of its tool are asked again. Returns whether it existed. */
   revoke(id: string): boolean;
   /** Remove every grant and every kept rule; returns how many there were. */
   revokeAll(): number;
@@ -108,13 +114,14 @@ export interface ToolGrants {
   keepRule(rule: PolicyRule): PolicyRule;
   /** Remove a kept rule (revoked, or a `once` rule used up). Returns whether it existed. */
   dropRule(id: string): boolean;
-  /** The grant of `toolName`, if there is one. */
+  /** The standing grant of `toolName`, if there is one. */
   find(toolName: string): ToolGrant | undefined;
-  /** The grants as plain data. */
+  /** The grants as plain data: every one as its rule. */
   save(): ToolGrantsSnapshot;
   /**
-   * Replace the grants with saved ones. Each entry is checked (a tool name, a decision, a time);
-   * one that is not well formed is refused and named in `refused`, never half taken.
+   * Replace the grants with saved ones. Each entry is checked (a rule's shape; in a version 1 set, a
+   * grant's tool name, decision and time); one that is not well formed is refused and named in
+   * `refused`, never half taken.
    */
   restore(saved: unknown): ToolGrantsRestore;
   subscribe(listener: (state: ToolGrantsState, previous: ToolGrantsState) => void): () => void;
@@ -139,6 +146,9 @@ export interface ToolGrantsOptions {
 
 const EMPTY: ToolGrantsState = Object.freeze({ grants: Object.freeze([]) as readonly ToolGrant[], rules: Object.freeze([]) as readonly PolicyRule[] });
 
+/** Whether a kept rule is a standing grant: one tool, for the session, given from the dialog's "… for this session". */
+const isGrantRule = (rule: PolicyRule): boolean => rule.origin === 'grant' && rule.tools.length === 1 && rule.scope.kind === 'session' && rule.decision !== 'ask';
+
 /**
  * Create the standing grants of a session. The confirmation controller makes one for itself unless
  * it is given one (`createConfirmationController({ grants })`); read it as `controller.grants`.
@@ -152,63 +162,55 @@ export function createToolGrants(options: ToolGrantsOptions = {}): ToolGrants {
   const store = createExternalStore<ToolGrantsState>(EMPTY, { onError: options.onError });
   const now = options.now ?? Date.now;
   let counter = 0;
-  const publish = (grants: readonly ToolGrant[], rules: readonly PolicyRule[] = store.getState().rules): void =>
-    store.setState(Object.freeze({ grants: Object.freeze([...grants]), rules: Object.freeze([...rules]) }), true);
+  const publish = (rules: readonly PolicyRule[]): void =>
+    store.setState(Object.freeze({ grants: Object.freeze(rules.filter(isGrantRule).map(grantOfRule)), rules: Object.freeze([...rules]) }), true);
   const nextId = (): string => {
-    const taken = new Set(store.getState().grants.map((grant) => grant.id));
+    const taken = new Set(store.getState().rules.map((rule) => rule.id));
     let id: string;
     do id = `grant-${++counter}`;
     while (taken.has(id));
     return id;
   };
-  const give = (toolName: string, decision: ToolGrantDecision, definition: DefinitionFingerprint | undefined): ToolGrant => {
+  const give = (toolName: string, decision: ToolGrantDecision, definition: DefinitionFingerprint | undefined, label: string | undefined): ToolGrant => {
     if (typeof toolName !== 'string' || toolName === '') throw new TypeError('A grant needs a tool name (a non-empty string)');
     if (definition !== undefined && !isDefinitionFingerprint(definition)) throw new TypeError('A grant\'s definition must be a definition fingerprint (fingerprintToolDefinition)');
-    const bound = definition === undefined ? {} : { definition: Object.freeze({ hex: definition.hex, short: definition.short, parts: Object.freeze({ ...definition.parts }) }) };
-    const grant: ToolGrant = Object.freeze({ id: nextId(), toolName, decision, grantedAt: now(), ...bound });
-    publish([...store.getState().grants.filter((g) => g.toolName !== toolName), grant]);
-    return grant;
+    if (label !== undefined && (typeof label !== 'string' || label === '')) throw new TypeError('A grant\'s label must be a non-empty string');
+    const grant: ToolGrant = Object.freeze({ id: nextId(), toolName, decision, grantedAt: now(), ...(definition === undefined ? {} : { definition }) });
+    const rule = ruleOfGrant(grant, label);
+    // One standing grant per tool: the new one replaces the one before, wherever it stood.
+    publish([...store.getState().rules.filter((r) => !(isGrantRule(r) && r.tools[0] === toolName)), rule]);
+    return grantOfRule(rule);
+  };
+  const drop = (id: string): boolean => {
+    const before = store.getState().rules;
+    const after = before.filter((rule) => rule.id !== id);
+    if (after.length === before.length) return false;
+    publish(after);
+    return true;
   };
 
   const grants: ToolGrants = {
-    allow: (toolName, definition) => give(toolName, 'allow', definition),
-    deny: (toolName, definition) => give(toolName, 'deny', definition),
-    revoke(id) {
-      const before = store.getState().grants;
-      const after = before.filter((grant) => grant.id !== id);
-      if (after.length === before.length) return false;
-      publish(after);
-      return true;
-    },
+    allow: (toolName, definition, label) => give(toolName, 'allow', definition, label),
+    deny: (toolName, definition, label) => give(toolName, 'deny', definition, label),
+    revoke: (id) => store.getState().grants.some((grant) => grant.id === id) && drop(id),
     revokeAll() {
-      const count = store.getState().grants.length + store.getState().rules.length;
-      if (count > 0) publish([], []);
+      const count = store.getState().rules.length;
+      if (count > 0) publish([]);
       return count;
     },
     keepRule(rule) {
       if (!isRuleShaped(rule)) throw new TypeError('keepRule takes a policy rule (id, decision, tools, scope, origin)');
       const kept = copyRule(rule);
       if (kept === undefined) throw new TypeError('A rule is plain data');
-      const state = store.getState();
-      publish(state.grants, [...state.rules.filter((r) => r.id !== kept.id), kept]);
+      publish([...store.getState().rules.filter((r) => r.id !== kept.id), kept]);
       return kept;
     },
-    dropRule(id) {
-      const state = store.getState();
-      const after = state.rules.filter((rule) => rule.id !== id);
-      if (after.length === state.rules.length) return false;
-      publish(state.grants, after);
-      return true;
-    },
+    dropRule: drop,
     find: (toolName) => store.getState().grants.find((grant) => grant.toolName === toolName),
-    save: () => {
-      const { grants: given, rules } = store.getState();
-      return Object.freeze({ version: 1 as const, grants: given, ...(rules.length === 0 ? {} : { rules }) });
-    },
+    save: () => Object.freeze({ version: 2 as const, rules: store.getState().rules }),
     restore(saved) {
-      const { taken, refused } = readSaved(saved);
-      const rules = readSavedRules(saved, refused);
-      publish(taken, rules);
+      const { rules, refused } = readSaved(saved);
+      publish(rules);
       for (const reason of refused) {
         try {
           options.onError?.(`A saved grant was refused: ${reason}`, saved, 'invalid-grant');
@@ -216,7 +218,7 @@ export function createToolGrants(options: ToolGrantsOptions = {}): ToolGrants {
           // The reporter threw: the grants are restored all the same.
         }
       }
-      return Object.freeze({ restored: taken.length + rules.length, refused: Object.freeze(refused) });
+      return Object.freeze({ restored: rules.length, refused: Object.freeze(refused) });
     },
     subscribe: store.subscribe,
     getState: store.getState,
@@ -226,12 +228,42 @@ export function createToolGrants(options: ToolGrantsOptions = {}): ToolGrants {
   return grants;
 }
 
-/** Check saved grants field by field: what is taken is a fresh object, so nothing of the input (a getter, `__proto__`) comes along. */
-function readSaved(saved: unknown): { taken: ToolGrant[]; refused: string[] } {
+/**
+ * Check saved grants entry by entry: what is taken is a fresh object, so nothing of the input (a
+ * getter, `__proto__`) comes along. Version 2 lists rules; version 1 listed standing grants apart
+ * (each becomes its rule) and scoped grants as rules.
+ */
+function readSaved(saved: unknown): { rules: PolicyRule[]; refused: string[] } {
   const refused: string[] = [];
-  const list = typeof saved === 'object' && saved !== null && !Array.isArray(saved) ? read(() => (saved as { grants?: unknown }).grants) : undefined;
-  const version = typeof saved === 'object' && saved !== null ? read(() => (saved as { version?: unknown }).version) : undefined;
-  if (version !== 1 || !Array.isArray(list)) return { taken: [], refused: ['not a saved set of grants (version 1 with a list of grants)'] };
+  const version = typeof saved === 'object' && saved !== null && !Array.isArray(saved) ? read(() => (saved as { version?: unknown }).version) : undefined;
+  const byId = new Map<string, PolicyRule>();
+  if (version === 1) {
+    const list = read(() => (saved as { grants?: unknown }).grants);
+    if (!Array.isArray(list)) return { rules: [], refused: ['not a saved set of grants (version 1 with a list of grants)'] };
+    for (const grant of readSavedGrants(list, refused)) byId.set(grant.id, ruleOfGrant(grant));
+  } else if (version !== 2) {
+    return { rules: [], refused: ['not a saved set of grants (version 2 with a list of rules)'] };
+  }
+  const list = read(() => (saved as { rules?: unknown }).rules);
+  if (list === undefined && version === 1) return { rules: [...byId.values()], refused };
+  if (!Array.isArray(list)) return { rules: [...byId.values()], refused: [...refused, 'rules is not a list'] };
+  list.forEach((entry: unknown, index) => {
+    const rule = isRuleShaped(entry) ? copyRule(entry) : undefined;
+    if (rule === undefined) return void refused.push(`rules[${index}] is not a policy rule`);
+    // A standing grant's rule bound to a definition is never taken unbound: that would widen what it answers.
+    if (rule.origin === 'grant' && rule.definitionParts !== undefined && !isDefinitionFingerprint(definitionOfRule(rule))) {
+      return void refused.push(`rules[${index}] has a definition that is not a definition fingerprint`);
+    }
+    byId.delete(rule.id);
+    byId.set(rule.id, rule);
+  });
+  // One standing grant per tool: the later one in the list wins, as it would have when it was given.
+  const rules = [...byId.values()];
+  return { rules: rules.filter((rule, index) => !isGrantRule(rule) || !rules.slice(index + 1).some((later) => isGrantRule(later) && later.tools[0] === rule.tools[0])), refused };
+}
+
+/** The standing grants of a version 1 set, each checked field by field. */
+function readSavedGrants(list: unknown[], refused: string[]): ToolGrant[] {
   const byTool = new Map<string, ToolGrant>();
   const ids = new Set<string>();
   list.forEach((entry: unknown, index) => {
@@ -248,29 +280,10 @@ function readSaved(saved: unknown): { taken: ToolGrant[]; refused: string[] } {
     // A grant bound to a definition is never taken unbound: that would widen what it answers.
     if (definition !== undefined && !isDefinitionFingerprint(definition)) return void refused.push(`grants[${index}] has a definition that is not a definition fingerprint`);
     ids.add(id);
-    // One grant per tool: the later one in the list wins, as it would have when it was given.
     byTool.delete(toolName);
-    const bound = definition === undefined ? {} : { definition: Object.freeze({ hex: definition.hex, short: definition.short, parts: Object.freeze({ ...definition.parts }) }) };
-    byTool.set(toolName, Object.freeze({ id, toolName, decision, grantedAt, ...bound }));
+    byTool.set(toolName, { id, toolName, decision, grantedAt, ...(definition === undefined ? {} : { definition }) });
   });
-  return { taken: [...byTool.values()], refused };
-}
-
-/** The saved scoped grants (rules), each checked for its shape and copied; what is not a rule is refused by index. */
-function readSavedRules(saved: unknown, refused: string[]): PolicyRule[] {
-  const list = typeof saved === 'object' && saved !== null ? read(() => (saved as { rules?: unknown }).rules) : undefined;
-  if (list === undefined) return [];
-  if (!Array.isArray(list)) {
-    refused.push('rules is not a list');
-    return [];
-  }
-  const byId = new Map<string, PolicyRule>();
-  list.forEach((entry: unknown, index) => {
-    const rule = isRuleShaped(entry) ? copyRule(entry) : undefined;
-    if (rule === undefined) return void refused.push(`rules[${index}] is not a policy rule`);
-    byId.set(rule.id, rule);
-  });
-  return [...byId.values()];
+  return [...byTool.values()];
 }
 
 /** A rule as a fresh, frozen copy through JSON: nothing of the input (a getter, a prototype) comes along. */
@@ -283,22 +296,45 @@ function copyRule(rule: PolicyRule): PolicyRule | undefined {
 }
 
 /**
- * A standing grant as the policy rule it is: its decision for its tool, for the session, with
- * origin `grant` (bound to the tool's definition when the grant is).
+ * A standing grant as the policy rule it is kept as: its decision for its tool, for the session,
+ * with origin `grant`, the time it was given, and the tool's definition (its fingerprint and its
+ * parts' fingerprints) when the grant is bound to one. `label` names it where it answers ("Allowed
+ * by …"): the tool's name and "for this session" unless given.
  *
  * @example
  * const rule: PolicyRule = ruleOfGrant(grants.find('search_docs')!);
- * // { id: 'grant-1', decision: 'allow', tools: ['search_docs'], scope: { kind: 'session' }, origin: 'grant' }
+ * // { id: 'grant-1', decision: 'allow', tools: ['search_docs'], scope: { kind: 'session' }, origin: 'grant', label: 'search_docs for this session', madeAt: … }
  */
-export function ruleOfGrant(grant: ToolGrant): PolicyRule {
-  return Object.freeze({
+export function ruleOfGrant(grant: ToolGrant, label: string = `${grant.toolName} for this session`): PolicyRule {
+  return deepFreeze({
     id: grant.id,
     decision: grant.decision,
-    tools: Object.freeze([grant.toolName]),
-    scope: Object.freeze({ kind: 'session' as const }),
+    tools: [grant.toolName],
+    scope: { kind: 'session' as const },
     origin: 'grant' as const,
-    ...(grant.definition === undefined ? {} : { definitionFingerprint: grant.definition.hex }),
+    label,
+    madeAt: grant.grantedAt,
+    ...(grant.definition === undefined ? {} : { definitionFingerprint: grant.definition.hex, definitionParts: { ...grant.definition.parts } }),
   });
+}
+
+/** A standing grant's rule read back as the grant (for lists, and for the dialog's "the definition changed since you allowed it"). */
+function grantOfRule(rule: PolicyRule): ToolGrant {
+  const definition = definitionOfRule(rule);
+  return Object.freeze({
+    id: rule.id,
+    toolName: rule.tools[0] as string,
+    decision: rule.decision as ToolGrantDecision,
+    grantedAt: rule.madeAt ?? 0,
+    ...(definition === undefined ? {} : { definition }),
+  });
+}
+
+/** The definition fingerprint a rule is bound to, with its parts when the rule keeps them. */
+function definitionOfRule(rule: PolicyRule): DefinitionFingerprint | undefined {
+  const hex = rule.definitionFingerprint;
+  if (hex === undefined) return undefined;
+  return Object.freeze({ hex, short: formatFingerprint(hex), parts: Object.freeze({ ...(rule.definitionParts ?? {}) }) as DefinitionFingerprint['parts'] });
 }
 
 function read(get: () => unknown): unknown {

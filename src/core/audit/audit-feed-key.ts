@@ -4,7 +4,7 @@
  * of the feed's code (docs/architecture.md "What loads when").
  */
 import type { ToolCallStatus } from '../stream/call-lifecycle';
-import type { ConfirmationController } from '../approval/confirmation-types';
+import type { ConfirmationController } from '../approval/confirmation-controller-types';
 import type { ErrorReporter } from '../external-store';
 
 /** The key of a log's feed. */

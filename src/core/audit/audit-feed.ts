@@ -15,7 +15,13 @@
 
 import { isTerminalStatus, type ToolCallStatus } from '../stream/call-lifecycle';
 import { callOf } from '../stream/call-table';
-import type { ConfirmationController, ConfirmationDecider, ConfirmationOutcome, ConfirmationRequest, ConfirmationView } from '../approval/confirmation-types';
+import type {
+  ConfirmationDecider,
+  ConfirmationOutcome,
+  ConfirmationRequest,
+  ConfirmationView,
+} from '../approval/confirmation-types';
+import type { ConfirmationController } from '../approval/confirmation-controller-types';
 import { describeThrown } from '../external-store';
 import type { JsonValue } from '../json/json-value';
 import { needsConfirmation } from '../approval/tool-descriptor';
@@ -32,15 +38,13 @@ type AuditEntry =
 
 const DECIDERS: readonly string[] = ['person', 'rule', 'grant', 'batch'] satisfies readonly AuditDecider[];
 
-/** Who decided, as a record says it, and the rule that did (a grant is a rule made from the dialog). */
+/** Who decided, as a record says it, and the rule that did (a standing grant is a rule of origin `grant`, recorded as a grant). */
 export function deciderOf(decider: ConfirmationDecider | null | undefined): { by: AuditDecider; ruleId: string | null } {
   if (decider === null || decider === undefined) return { by: 'person', ruleId: null };
   // Deciders added later (a policy's rule) are read by their shape, so the feed needs no change for them.
-  const loose = decider as { by: string; ruleId?: unknown; grant?: { id?: unknown } };
-  const by = (DECIDERS.includes(loose.by) ? loose.by : 'person') as AuditDecider;
-  if (typeof loose.ruleId === 'string') return { by, ruleId: loose.ruleId };
-  if (loose.by === 'grant' && typeof loose.grant?.id === 'string') return { by, ruleId: loose.grant.id };
-  return { by, ruleId: null };
+  const loose = decider as { by: string; ruleId?: unknown; origin?: unknown };
+  const by = (loose.by === 'rule' && loose.origin === 'grant' ? 'grant' : DECIDERS.includes(loose.by) ? loose.by : 'person') as AuditDecider;
+  return { by, ruleId: typeof loose.ruleId === 'string' ? loose.ruleId : null };
 }
 
 /** The result code a record gives a call that ended in the store. */

@@ -4,7 +4,7 @@
  * `evaluatePolicy` (and with it the shell parser): `toolgate/core` only calls the function it is
  * given, so an app without rules never loads the parser (docs/architecture.md, "Policies").
  */
-import type { ApprovalPolicy, PolicyDecisionReport } from '../approval/confirmation-types';
+import type { ApprovalPolicy, PolicyDecisionReport } from '../approval/confirmation-controller-types';
 import { evaluatePolicy } from './evaluate-policy';
 import { createPolicyRule, type PolicyRuleContext } from './policy-rule';
 import type { PolicyRule } from './policy-types';

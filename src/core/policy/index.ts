@@ -34,4 +34,4 @@ export {
 // (docs/architecture.md, "Policies"); the dialog offers these scoped grants
 export { ruleOfGrant } from '../approval/tool-grants';
 export { scopedGrantCandidates, type ScopedGrantCandidate } from '../approval/approval-policy';
-export type { ApprovalPolicy, PolicyDecisionReport, PolicyEvaluator } from '../approval/confirmation-types';
+export type { ApprovalPolicy, PolicyDecisionReport, PolicyEvaluator } from '../approval/confirmation-controller-types';

@@ -7,7 +7,7 @@
 import { deepFreeze } from '../json/json-value';
 import { resolveToolDescriptor, type ToolDescriptor } from '../approval/tool-descriptor';
 import { allowGrantRefusal } from '../approval/tool-grants';
-import { anchored, NEVER_ALLOWED_WHY } from './evaluate-policy';
+import { anchored, NEVER_ALLOWED_WHY } from './evaluate-rules';
 import { parseJsonPointer } from './json-pointer';
 import type { PolicyCondition, PolicyRule } from './policy-types';
 

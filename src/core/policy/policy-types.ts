@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from '../json/json-value';
 import type { ToolDescriptor } from '../approval/tool-descriptor';
+import type { ToolDefinitionPart } from '../approval/tool-definition';
 
 /**
  * What a rule says of a request: answer yes, answer no, or leave it to a person.
@@ -98,6 +99,13 @@ export interface PolicyRule {
    * changes, the rule stops answering (a tool must not change meaning under a rule).
    */
   definitionFingerprint?: string;
+  /**
+   * The fingerprints of the definition's parts when the rule was made: once the definition
+   * changes, the dialog can say which parts changed (a standing grant keeps them).
+   */
+  definitionParts?: Readonly<Record<ToolDefinitionPart, string>>;
+  /** When the rule was made, in ms since the epoch (a standing grant: when it was given). */
+  madeAt?: number;
 }
 
 /**

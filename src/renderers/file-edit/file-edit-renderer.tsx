@@ -4,7 +4,8 @@
  * confirmation's edit path (docs/architecture.md, "From the dialog to a run"), one draft at a time.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ConfirmationView, EditResult } from '../../core/approval/confirmation-types';
+import type { ConfirmationView } from '../../core/approval/confirmation-types';
+import type { EditResult } from '../../core/approval/confirmation-controller-types';
 import type { ToolRenderer, ToolRenderProps, ToolReviewProps } from '../../provider/tool-renderers';
 import { FileEditReview, type FileEditReviewProps } from './file-edit-review';
 
