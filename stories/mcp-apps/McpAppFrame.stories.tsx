@@ -36,9 +36,14 @@ interface PageProps {
   intruder?: boolean;
   /** A button that gives the frame's panel the other theme (`data-theme` on the panel). */
   themeSwitch?: boolean;
+  /** The result of the tool call the app shows, given from the first render (a call that already finished). */
+  result?: McpCallToolResult;
+  /** A button that gives the app a newer result of its tool call. */
+  nextResult?: McpCallToolResult;
 }
 
-function AppPage({ html, title, maxHeight, intruder, themeSwitch }: PageProps) {
+function AppPage({ html, title, maxHeight, intruder, themeSwitch, result: firstResult, nextResult }: PageProps) {
+  const [result, setResult] = useState(firstResult);
   const [panelTheme, setPanelTheme] = useState<'light' | 'dark'>();
   const [client] = useState<ToolgateClient>(() => createToolgate());
   const [input, setInput] = useState<Record<string, unknown>>();
@@ -57,6 +62,11 @@ function AppPage({ html, title, maxHeight, intruder, themeSwitch }: PageProps) {
         <button type="button" className="toolgate-button" onClick={() => setInput({ city: 'Lyon' })}>
           Show the forecast for Lyon
         </button>
+        {nextResult === undefined ? null : (
+          <button type="button" className="toolgate-button" onClick={() => setResult(nextResult)}>
+            Show the newer result
+          </button>
+        )}
         {themeSwitch === true ? (
           <button
             type="button"
@@ -72,6 +82,7 @@ function AppPage({ html, title, maxHeight, intruder, themeSwitch }: PageProps) {
             html={html}
             server={weatherServer}
             toolInput={input}
+            toolResult={result}
             callTool={callTool}
             {...(maxHeight === undefined ? {} : { maxHeight })}
             onMessage={(message) => setMessages((list) => [...list, message.content.map((part) => (part as { text?: string }).text ?? '').join(' ')])}
@@ -235,5 +246,32 @@ export const FollowsTheTheme: Story = {
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(context).toHaveTextContent(`theme: ${other}`));
     await expect(frameOf(canvasElement, 'Weather app')).toHaveAttribute('data-theme-told', other);
+  },
+};
+
+const brestResult: McpCallToolResult = { content: [{ type: 'text', text: 'Rain, 12 °C' }], structuredContent: { city: 'Brest' } };
+const nantesResult: McpCallToolResult = { content: [{ type: 'text', text: 'Clouds, 15 °C' }], structuredContent: { city: 'Nantes' } };
+
+/**
+ * The page shows a tool call that already finished: it gives the app the call's result
+ * (`toolResult`) from the first render, and the app receives it once it is ready
+ * (`ui/notifications/tool-result`), shows it and says what it shows. A newer result, chosen by
+ * keyboard, reaches the app too. Nothing asked for a tool call: no dialog opens, nothing runs.
+ */
+export const ShowsTheToolResult: Story = {
+  render: () => <AppPage html={weatherApp} title="Weather app" result={brestResult} nextResult={nantesResult} />,
+  play: async ({ canvasElement }) => {
+    const messages = within(canvasElement).getByLabelText('Messages');
+    await waitFor(() => expect(frameOf(canvasElement, 'Weather app')).toHaveAttribute('data-state', 'ready'));
+    await waitFor(() => expect(messages).toHaveTextContent('The app shows the result for Brest: Rain, 12 °C'));
+    const next = page(canvasElement).getByRole('button', { name: 'Show the newer result' });
+    next.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(messages).toHaveTextContent('The app shows the result for Nantes: Clouds, 15 °C'));
+    // Each result once: the first was not sent again when the second came.
+    await expect(messages.children).toHaveLength(2);
+    await expect(page(canvasElement).queryByRole('dialog')).toBeNull();
+    await expect(within(canvasElement).getByLabelText('Calls that ran')).toBeEmptyDOMElement();
+    await expect(within(canvasElement).getByLabelText('Refused messages')).toBeEmptyDOMElement();
   },
 };

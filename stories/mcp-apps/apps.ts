@@ -40,6 +40,8 @@ ${main}
 /**
  * A weather app: when the page sends it the tool's input (a city), it asks the page to call the
  * server's `forecast` tool, shows the result, and tells the page what it received (`ui/message`).
+ * When the page sends it the result of the tool call it shows (`ui/notifications/tool-result`),
+ * it shows that result and tells the page what it shows.
  * It reports the theme it was told through `ui/update-model-context`, and sizes itself (the SDK's
  * auto-resize) to its content, 240 px tall.
  */
@@ -66,6 +68,13 @@ app.ontoolinput = async ({ arguments: args }) => {
   } catch (error) {
     await app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'The app\\'s call failed: ' + error.message }] });
   }
+};
+app.ontoolresult = (result) => {
+  const text = (result.content ?? []).map((part) => part.text ?? '').join(' ');
+  const city = result.structuredContent && result.structuredContent.city;
+  status.textContent = 'Result' + (city ? ' for ' + city : '');
+  document.getElementById('forecast').textContent = text;
+  void app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'The app shows the result' + (city ? ' for ' + city : '') + ': ' + text }] });
 };
 await app.connect(new PostMessageTransport(window.parent, window.parent));
 await tellTheme(app.getHostContext()?.theme);

@@ -1,0 +1,100 @@
+/**
+ * `<McpAppFrame>` as an app sees it (docs/protocol.md, "MCP Apps"): the test plays the app's side
+ * of the protocol by hand, posting JSON-RPC messages from the frame's window to the page and
+ * reading what the page posts back, with the real host bridge of the MCP Apps SDK in between.
+ */
+import { useState } from 'react';
+import { act, render, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ToolgateProvider, createToolgate } from 'toolgate';
+import { McpAppFrame, type McpAppFrameProps, type McpCallToolResult } from 'toolgate/mcp-apps';
+
+const html = '<!doctype html><p>app</p>';
+
+type Posted = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown };
+
+/** The app's side: what the page posted to the frame, and a way to post as the frame. */
+function appSide(frame: HTMLIFrameElement) {
+  const view = frame.contentWindow!;
+  const posted: Posted[] = [];
+  view.postMessage = ((message: Posted) => {
+    posted.push(message);
+  }) as Window['postMessage'];
+  const post = (message: Posted) => {
+    act(() => {
+      window.dispatchEvent(new MessageEvent('message', { data: message, source: view, origin: 'null' }));
+    });
+  };
+  let nextId = 1;
+  const request = async (method: string, params: Record<string, unknown>): Promise<Posted> => {
+    const id = nextId++;
+    post({ jsonrpc: '2.0', id, method, params });
+    return waitFor(() => {
+      const found = posted.find((m) => m.id === id);
+      if (found === undefined) throw new Error(`no answer to ${method} yet`);
+      return found;
+    });
+  };
+  return {
+    /** A round trip: whatever the page sent before answering it has been posted. */
+    ping: () => request('ping', {}),
+    posted,
+    post,
+    notifications: (method: string) => posted.filter((m) => m.method === method),
+    /** `ui/initialize`, then `ui/notifications/initialized`, as the SDK's `App.connect` does; returns the host context. */
+    async initialize(): Promise<Record<string, unknown>> {
+      const answer = await request('ui/initialize', { appCapabilities: {}, appInfo: { name: 'test app', version: '1' }, protocolVersion: '2026-01-26' });
+      post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
+      return answer.result!['hostContext'] as Record<string, unknown>;
+    },
+  };
+}
+
+function Page(props: Partial<McpAppFrameProps>) {
+  const [client] = useState(createToolgate);
+  return (
+    <ToolgateProvider client={client}>
+      <McpAppFrame title="An app" html={html} {...props} />
+    </ToolgateProvider>
+  );
+}
+
+async function mountApp(props: Partial<McpAppFrameProps> = {}) {
+  const view = render(<Page {...props} />);
+  const frame = view.getByTitle('An app') as HTMLIFrameElement;
+  // The document is set once the bridge listens: from then on the app may speak.
+  await waitFor(() => expect(frame.getAttribute('srcdoc')).not.toBeNull());
+  return { view, frame, app: appSide(frame) };
+}
+
+const sunny: McpCallToolResult = { content: [{ type: 'text', text: 'Sunny' }], structuredContent: { city: 'Lyon' } };
+const rainy: McpCallToolResult = { content: [{ type: 'text', text: 'Rain' }], structuredContent: { city: 'Brest' } };
+
+describe('McpAppFrame tells the app the result of its tool call', () => {
+  it('sends toolResult once the app is initialized, not before, and again when it changes', async () => {
+    const { view, app } = await mountApp({ toolResult: sunny });
+    // Before `ui/notifications/initialized` the page sends the app nothing of its own.
+    await app.initialize();
+    await waitFor(() => expect(app.notifications('ui/notifications/tool-result')).toHaveLength(1));
+    expect(app.notifications('ui/notifications/tool-result')[0]!.params).toEqual(sunny);
+    view.rerender(<Page toolResult={rainy} />);
+    await waitFor(() => expect(app.notifications('ui/notifications/tool-result')).toHaveLength(2));
+    expect(app.notifications('ui/notifications/tool-result')[1]!.params).toEqual(rainy);
+    // The same result on a render that changes nothing else is not sent again.
+    view.rerender(<Page toolResult={rainy} />);
+    await app.ping();
+    expect(app.notifications('ui/notifications/tool-result')).toHaveLength(2);
+  });
+
+  it('sends no result before the app says it is initialized', async () => {
+    const { app } = await mountApp({ toolResult: sunny, toolInput: { city: 'Lyon' } });
+    const id = 'init-only';
+    app.post({ jsonrpc: '2.0', id, method: 'ui/initialize', params: { appCapabilities: {}, appInfo: { name: 'test app', version: '1' }, protocolVersion: '2026-01-26' } });
+    await waitFor(() => expect(app.posted.some((m) => m.id === id)).toBe(true));
+    expect(app.notifications('ui/notifications/tool-result')).toHaveLength(0);
+    expect(app.notifications('ui/notifications/tool-input')).toHaveLength(0);
+    app.post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
+    await waitFor(() => expect(app.notifications('ui/notifications/tool-result')).toHaveLength(1));
+    expect(app.notifications('ui/notifications/tool-input')).toHaveLength(1);
+  });
+});
