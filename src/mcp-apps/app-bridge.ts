@@ -17,7 +17,8 @@ export type HostContext = {
   displayMode: 'inline';
   availableDisplayModes: ['inline'];
   platform: 'web';
-  containerDimensions: { maxHeight: number };
+  /** Flexible height and width, up to these (the spec's `maxHeight` and `maxWidth`). */
+  containerDimensions: { maxHeight: number; maxWidth?: number };
   locale?: string;
 };
 

@@ -9,9 +9,13 @@
  *   reported through `onError`;
  * - every `tools/call` it asks for waits for a person in the client's approvals, and only the
  *   approved arguments reach the application's `callTool`;
- * - it is told the kit's theme and its size limits, and its size requests resize it within them.
+ * - it is told the kit's theme and its container's dimensions (`containerDimensions`: flexible
+ *   height up to `maxHeight`, flexible width up to the container's width, as the MCP Apps spec
+ *   says of `maxHeight` and `maxWidth`), told again when they change, and its
+ *   `ui/notifications/size-changed` resizes it within them.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes, type RefObject } from 'react';
+import { useIsomorphicLayoutEffect } from '../hooks/use-isomorphic-layout-effect';
 import type { ConfirmationController } from '../core/approval/confirmation-types';
 import { cx } from '../components/cx';
 import { useConfirmationController } from '../provider/context';
@@ -82,7 +86,10 @@ export interface McpAppFrameProps extends Omit<HTMLAttributes<HTMLDivElement>, '
   onTeardownRequest?: () => void;
   /** The frame's height before the app says its own, in CSS pixels (default 160). */
   initialHeight?: number;
-  /** The app's size requests are clamped to these, in CSS pixels (defaults 48 and 720). */
+  /**
+   * The app's height requests are clamped to these, in CSS pixels (defaults 48 and 720). Its width
+   * requests are clamped to the container's width (the frame's wrapper), which the app is told.
+   */
   minHeight?: number;
   maxHeight?: number;
   /** The longest message the app may post, in bytes of JSON (default 256 KiB). */
@@ -169,11 +176,14 @@ function AppFrame(props: McpAppFrameProps) {
   const [phase, setPhase] = useState<Phase>('loading');
   const [initialized, setInitialized] = useState(false);
   const [height, setHeight] = useState(() => clamp(initialHeight, minHeight, maxHeight));
+  // `undefined`: the frame fills its container's width (and follows it).
+  const [width, setWidth] = useState<number | undefined>(undefined);
+  const containerWidth = useContainerWidth(wrapper);
   const bridge = useRef<HostBridge | null>(null);
 
   // The bridge reads the latest props through this, so it is made once per app.
-  const latest = useRef({ props, approvals, theme });
-  latest.current = { props, approvals, theme };
+  const latest = useRef({ props, approvals, theme, containerWidth });
+  latest.current = { props, approvals, theme, containerWidth };
 
   const report = useCallback((error: McpAppError) => latest.current.props.onError?.(error), []);
 
@@ -209,6 +219,7 @@ function AppFrame(props: McpAppFrameProps) {
         sizeChanged: (size) => {
           const q = latest.current.props;
           if (typeof size.height === 'number' && Number.isFinite(size.height)) setHeight(clamp(Math.ceil(size.height), q.minHeight ?? 48, q.maxHeight ?? 720));
+          if (typeof size.width === 'number' && Number.isFinite(size.width) && size.width >= 1) setWidth(widthFor(size.width, wrapper.current?.clientWidth ?? 0));
         },
         initialized: () => setInitialized(true),
         teardownRequested: () => latest.current.props.onTeardownRequest?.(),
@@ -219,7 +230,7 @@ function AppFrame(props: McpAppFrameProps) {
     connectAppBridge({
       transport,
       hostInfo: p.hostInfo ?? { name: 'toolgate', version: '1' },
-      context: hostContext(latest.current.theme, p.maxHeight ?? 720),
+      context: hostContext(latest.current.theme, p.maxHeight ?? 720, latest.current.containerWidth),
       handlers,
     }).then(
       (connected) => {
@@ -246,8 +257,8 @@ function AppFrame(props: McpAppFrameProps) {
   }, [report]);
 
   useEffect(() => {
-    if (phase === 'ready') bridge.current?.setHostContext(hostContext(theme, maxHeight));
-  }, [phase, theme, maxHeight]);
+    if (phase === 'ready') bridge.current?.setHostContext(hostContext(theme, maxHeight, containerWidth));
+  }, [phase, theme, maxHeight, containerWidth]);
 
   useEffect(() => {
     if (initialized && toolInput !== undefined) void bridge.current?.sendToolInput(toolInput).catch(() => {});
@@ -258,7 +269,8 @@ function AppFrame(props: McpAppFrameProps) {
   }, [initialized, toolResult]);
 
   const document = useMemo(() => (contentSecurityPolicy === false ? html : withContentSecurityPolicy(html, contentSecurityPolicy)), [html, contentSecurityPolicy]);
-  const frameStyle: CSSProperties = { display: 'block', width: '100%', height, border: 0 };
+  // `max-width` keeps a width the app asked for inside a container that has since narrowed.
+  const frameStyle: CSSProperties = { display: 'block', width: width ?? '100%', maxWidth: '100%', height, border: 0 };
 
   return (
     <div
@@ -282,14 +294,44 @@ function AppFrame(props: McpAppFrameProps) {
   );
 }
 
-function hostContext(theme: 'light' | 'dark', maxHeight: number): HostContext {
+/**
+ * The frame's width for an app's width request, given its container's width (0 when unknown): the
+ * request in whole pixels, or `undefined` (fill the container, and follow it) for a request at or
+ * over the container's width. An app that sizes itself to its window (the SDK's auto-resize
+ * reports the frame's own width) thus keeps following its container as it grows or narrows,
+ * instead of staying pinned at the width it happened to report.
+ */
+function widthFor(requested: number, container: number): number | undefined {
+  const wanted = Math.ceil(requested);
+  return container > 0 && wanted >= container ? undefined : wanted;
+}
+
+/** The width of `ref`'s element in whole CSS pixels, kept current; `undefined` before it is measured (or where nothing can measure it). */
+function useContainerWidth(ref: RefObject<HTMLElement | null>): number | undefined {
+  const [width, setWidth] = useState<number | undefined>(undefined);
+  useIsomorphicLayoutEffect(() => {
+    const element = ref.current;
+    if (element === null) return;
+    const measure = () => setWidth(element.clientWidth > 0 ? element.clientWidth : undefined);
+    measure();
+    const view = element.ownerDocument.defaultView;
+    if (view === null || typeof view.ResizeObserver !== 'function') return;
+    const observer = new view.ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+function hostContext(theme: 'light' | 'dark', maxHeight: number, containerWidth: number | undefined): HostContext {
   const locale = typeof navigator === 'undefined' ? undefined : navigator.language;
   return {
     theme,
     displayMode: 'inline',
     availableDisplayModes: ['inline'],
     platform: 'web',
-    containerDimensions: { maxHeight },
+    // Both flexible (the app sizes itself up to these); a width not yet measured is left unbounded.
+    containerDimensions: { maxHeight, ...(containerWidth === undefined ? {} : { maxWidth: containerWidth }) },
     ...(locale === undefined ? {} : { locale }),
   };
 }

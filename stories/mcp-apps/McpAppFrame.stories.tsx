@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ConfirmToolDialog, ToolgateProvider, createToolgate, type ToolgateClient } from 'toolgate';
 import { McpAppFrame, type McpAppError, type McpAppServer, type McpCallToolResult } from 'toolgate/mcp-apps';
-import { overreachingApp, weatherApp } from './apps';
+import { overreachingApp, sizingApp, weatherApp } from './apps';
 
 /**
  * MCP Apps: a tool's `ui://` resource (a real app, built on the app side of the MCP Apps SDK) in a
@@ -40,10 +40,15 @@ interface PageProps {
   result?: McpCallToolResult;
   /** A button that gives the app a newer result of its tool call. */
   nextResult?: McpCallToolResult;
+  /** Buttons that give the app other tool inputs. */
+  inputs?: readonly { label: string; input: Record<string, unknown> }[];
+  /** A button that narrows the frame's panel to 300 px. */
+  narrowSwitch?: boolean;
 }
 
-function AppPage({ html, title, maxHeight, intruder, themeSwitch, result: firstResult, nextResult }: PageProps) {
+function AppPage({ html, title, maxHeight, intruder, themeSwitch, result: firstResult, nextResult, inputs = [], narrowSwitch }: PageProps) {
   const [result, setResult] = useState(firstResult);
+  const [narrow, setNarrow] = useState(false);
   const [panelTheme, setPanelTheme] = useState<'light' | 'dark'>();
   const [client] = useState<ToolgateClient>(() => createToolgate());
   const [input, setInput] = useState<Record<string, unknown>>();
@@ -62,6 +67,16 @@ function AppPage({ html, title, maxHeight, intruder, themeSwitch, result: firstR
         <button type="button" className="toolgate-button" onClick={() => setInput({ city: 'Lyon' })}>
           Show the forecast for Lyon
         </button>
+        {inputs.map(({ label, input: next }) => (
+          <button key={label} type="button" className="toolgate-button" onClick={() => setInput(next)}>
+            {label}
+          </button>
+        ))}
+        {narrowSwitch === true ? (
+          <button type="button" className="toolgate-button" onClick={() => setNarrow(true)}>
+            Narrow the app’s panel to 300 px
+          </button>
+        ) : null}
         {nextResult === undefined ? null : (
           <button type="button" className="toolgate-button" onClick={() => setResult(nextResult)}>
             Show the newer result
@@ -76,7 +91,7 @@ function AppPage({ html, title, maxHeight, intruder, themeSwitch, result: firstR
             Give the app’s panel the other theme
           </button>
         ) : null}
-        <div data-theme={panelTheme}>
+        <div data-theme={panelTheme} style={narrow ? { width: 300 } : undefined}>
           <McpAppFrame
             title={title}
             html={html}
@@ -272,6 +287,52 @@ export const ShowsTheToolResult: Story = {
     await expect(messages.children).toHaveLength(2);
     await expect(page(canvasElement).queryByRole('dialog')).toBeNull();
     await expect(within(canvasElement).getByLabelText('Calls that ran')).toBeEmptyDOMElement();
+    await expect(within(canvasElement).getByLabelText('Refused messages')).toBeEmptyDOMElement();
+  },
+};
+
+/**
+ * The app is told its container (`containerDimensions`: its height up to `maxHeight`, its width
+ * up to the panel's), and its size requests are honoured within it: a width narrower than the
+ * panel is the frame's width, a wider one is the panel's. When the panel narrows, the app is told
+ * at once and the frame never overflows it.
+ */
+export const SizeWithinTheContainer: Story = {
+  render: () => (
+    <AppPage
+      html={sizingApp}
+      title="Sizing app"
+      maxHeight={300}
+      inputs={[
+        { label: 'Ask for 320 by 200 px', input: { width: 320, height: 200 } },
+        { label: 'Ask for 5,000 by 5,000 px', input: { width: 5000, height: 5000 } },
+      ]}
+      narrowSwitch
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    const wrapper = frameOf(canvasElement, 'Sizing app');
+    const frame = within(canvasElement).getByTitle('Sizing app');
+    const context = within(canvasElement).getByLabelText('Model context');
+    await waitFor(() => expect(wrapper).toHaveAttribute('data-state', 'ready'));
+    const room = wrapper.clientWidth;
+    await waitFor(() => expect(context).toHaveTextContent(`container: maxWidth=${room} maxHeight=300`));
+
+    const press = async (name: string) => {
+      body.getByRole('button', { name }).focus();
+      await userEvent.keyboard('{Enter}');
+    };
+    await press('Ask for 320 by 200 px');
+    await waitFor(() => expect(frame.getBoundingClientRect().width).toBe(320));
+    await expect(frame.getBoundingClientRect().height).toBe(200);
+    await press('Ask for 5,000 by 5,000 px');
+    await waitFor(() => expect(frame.getBoundingClientRect().height).toBe(300));
+    await expect(frame.getBoundingClientRect().width).toBe(wrapper.getBoundingClientRect().width);
+
+    await press('Narrow the app’s panel to 300 px');
+    await waitFor(() => expect(context).toHaveTextContent('container: maxWidth=300 maxHeight=300'));
+    await expect(frame.getBoundingClientRect().width).toBe(300);
     await expect(within(canvasElement).getByLabelText('Refused messages')).toBeEmptyDOMElement();
   },
 };

@@ -118,3 +118,25 @@ const big = await raw({ jsonrpc: '2.0', id: 'big-1', method: 'ui/message', param
 await tell('big message refused: ' + (big.error ? big.error.code + ' ' + big.error.message : 'no, answered'));
 `,
 );
+
+/**
+ * An app that sizes itself on request (the SDK's auto-resize off): the page's tool input names a
+ * width and a height, and the app asks for them (`ui/notifications/size-changed`). It reports the
+ * container dimensions it was told, first and on each change, through `ui/update-model-context`.
+ */
+export const sizingApp = appDocument(
+  'Sizing',
+  '',
+  '<main><p>An app that asks for its own size.</p></main>',
+  `
+const app = new App({ name: 'Sizing', version: '1.0.0' }, {}, { autoResize: false });
+const tellContainer = (dimensions) => {
+  const d = dimensions ?? {};
+  return app.updateModelContext({ content: [{ type: 'text', text: 'container: maxWidth=' + d.maxWidth + ' maxHeight=' + d.maxHeight }] });
+};
+app.onhostcontextchanged = (context) => { if (context.containerDimensions) void tellContainer(context.containerDimensions); };
+app.ontoolinput = ({ arguments: args }) => { void app.sendSizeChanged({ width: args.width, height: args.height }); };
+await app.connect(new PostMessageTransport(window.parent, window.parent));
+await tellContainer(app.getHostContext()?.containerDimensions);
+`,
+);

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { act, render, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolgateProvider, createToolgate } from 'toolgate';
 import { McpAppFrame, type McpAppFrameProps, type McpCallToolResult } from 'toolgate/mcp-apps';
 
@@ -96,5 +96,53 @@ describe('McpAppFrame tells the app the result of its tool call', () => {
     app.post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
     await waitFor(() => expect(app.notifications('ui/notifications/tool-result')).toHaveLength(1));
     expect(app.notifications('ui/notifications/tool-input')).toHaveLength(1);
+  });
+});
+
+describe('McpAppFrame and the app’s size', () => {
+  // jsdom lays nothing out: the frame's container is given a width here, as a browser would measure it.
+  const described = Object.getOwnPropertyDescriptor(Element.prototype, 'clientWidth')!;
+  beforeEach(() => {
+    Object.defineProperty(Element.prototype, 'clientWidth', {
+      configurable: true,
+      get(this: Element) {
+        return this.classList.contains('toolgate-mcp-app') ? 600 : 0;
+      },
+    });
+  });
+  afterEach(() => {
+    Object.defineProperty(Element.prototype, 'clientWidth', described);
+  });
+
+  const sizeChanged = (app: ReturnType<typeof appSide>, params: Record<string, unknown>) => app.post({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params });
+
+  it('tells the app its container: flexible height up to maxHeight, flexible width up to the container’s width', async () => {
+    const { app } = await mountApp({ maxHeight: 400 });
+    const context = await app.initialize();
+    expect(context['containerDimensions']).toEqual({ maxHeight: 400, maxWidth: 600 });
+  });
+
+  it('honours a width request up to the container, and a width at or over it fills the container', async () => {
+    const { app, frame } = await mountApp({ maxHeight: 400 });
+    await app.initialize();
+    sizeChanged(app, { width: 320.2, height: 200 });
+    await waitFor(() => expect(frame.style.width).toBe('321px'));
+    expect(frame.style.height).toBe('200px');
+    // Never wider than the container, even once it narrows below what the app asked for.
+    expect(frame.style.maxWidth).toBe('100%');
+    sizeChanged(app, { width: 5000, height: 5000 });
+    await waitFor(() => expect(frame.style.width).toBe('100%'));
+    expect(frame.style.height).toBe('400px');
+    sizeChanged(app, { width: 320 });
+    await waitFor(() => expect(frame.style.width).toBe('320px'));
+    // The width the SDK's auto-resize reports when the frame fills its container: it keeps filling.
+    sizeChanged(app, { width: 600 });
+    await waitFor(() => expect(frame.style.width).toBe('100%'));
+    // Requests that are not sizes change nothing.
+    sizeChanged(app, { width: -5, height: Number.NaN });
+    sizeChanged(app, { width: 'wide' });
+    await app.ping();
+    expect(frame.style.width).toBe('100%');
+    expect(frame.style.height).toBe('400px');
   });
 });
