@@ -51,6 +51,8 @@ export async function connectAppBridge(options: {
   hostInfo: { name: string; version: string };
   context: HostContext;
   handlers: () => BridgeHandlers;
+  /** The origins the frame's policy grants, told to the app as the host's approved CSP domains. */
+  sandboxCsp?: { readonly [list: string]: readonly string[] };
 }): Promise<HostBridge> {
   let sdk: typeof import('@modelcontextprotocol/ext-apps/app-bridge');
   try {
@@ -65,6 +67,7 @@ export async function connectAppBridge(options: {
     openLinks: {},
     serverTools: {},
     logging: {},
+    ...(options.sandboxCsp === undefined ? {} : { sandbox: { csp: Object.fromEntries(Object.entries(options.sandboxCsp).filter(([, list]) => list.length > 0).map(([k, list]) => [k, [...list]])) } }),
     ...(on().message === undefined ? {} : { message: { text: {} } }),
     ...(on().modelContext === undefined ? {} : { updateModelContext: { text: {} } }),
   };

@@ -3,7 +3,8 @@
  * the MCP Apps host bridge, with the page's rules around it (docs/protocol.md, "MCP Apps"):
  * - the frame is `sandbox="allow-scripts"` only (no same-origin: the app cannot reach the page,
  *   its storage or its cookies) with a Content-Security-Policy that lets it load nothing and
- *   connect nowhere unless the application says otherwise;
+ *   connect nowhere, but for the origins its resource declares (`_meta.ui.csp`) that the page
+ *   also allows (`allowedDomains`), or the application's own policy;
  * - every message it posts is screened (its source, size, method, and for links the origin), and
  *   one the page does not allow is answered with a JSON-RPC error that gives the reason, and
  *   reported through `onError`;
@@ -24,16 +25,40 @@ import { approveAppToolCall, type McpAppCallTool, type McpAppServer, type McpCal
 import { connectAppBridge, type BridgeHandlers, type HostBridge, type HostContext } from './app-bridge';
 import { createFrameTransport } from './frame-transport';
 import { useResolvedColorScheme } from './color-scheme';
-import { withContentSecurityPolicy, DEFAULT_APP_CSP } from './app-document';
+import { withContentSecurityPolicy } from './app-document';
+import { appContentSecurityPolicy, resourceCsp, type McpAppCsp, type McpAppCspList } from './app-csp';
 
 /**
- * Something that went wrong around an app: a refused message (see {@link AppMessageRefusal}), or
- * `bridge-failed` (the MCP Apps SDK could not be loaded or connected).
+ * Something that went wrong around an app: a refused message (see {@link AppMessageRefusal}),
+ * `bridge-failed` (the MCP Apps SDK could not be loaded or connected), `domain-not-allowed` (an
+ * origin the resource declares in its `_meta.ui.csp` that the page does not allow, left out of the
+ * frame's policy), or `resource-unreadable` (a `resource` with neither HTML text nor a base64 blob
+ * of UTF-8 HTML; nothing is shown).
  *
  * @example
  * const onError = (error: McpAppError) => console.warn(`${error.code}: ${error.reason}`);
  */
-export type McpAppError = AppMessageRefusal | { readonly code: 'bridge-failed'; readonly reason: string };
+export type McpAppError =
+  | AppMessageRefusal
+  | { readonly code: 'bridge-failed'; readonly reason: string }
+  | { readonly code: 'domain-not-allowed'; readonly reason: string; readonly list: McpAppCspList; readonly domain: string }
+  | { readonly code: 'resource-unreadable'; readonly reason: string };
+
+/**
+ * A `ui://` resource's content as `resources/read` gives it: its HTML as `text` or as a base64
+ * `blob`, and its `_meta` (the frame reads `_meta.ui.csp`).
+ *
+ * @example
+ * const { contents } = await mcp.readResource({ uri: 'ui://weather/view.html' });
+ * const resource: McpAppResource = contents[0];
+ */
+export interface McpAppResource {
+  uri?: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  _meta?: unknown;
+}
 
 /**
  * A message the app asks the page to add to the conversation (`ui/message`).
@@ -47,14 +72,34 @@ export interface McpAppMessage {
 }
 
 /**
- * Props of {@link McpAppFrame}.
+ * Props of {@link McpAppFrame}: the app as `html` (its resource's text), or as the `resource`
+ * itself (whose `_meta.ui.csp` is then read), and the rest.
  *
  * @example
  * const props: McpAppFrameProps = { html, title: 'Weather', server: { name: 'weather' }, callTool };
+ * const withMeta: McpAppFrameProps = { resource: contents[0], allowedDomains: { connectDomains: ['https://api.weather.example'] }, title: 'Weather' };
  */
-export interface McpAppFrameProps extends Omit<HTMLAttributes<HTMLDivElement>, 'onError' | 'children' | 'title'> {
-  /** The app's HTML: the text of its `ui://` resource, as the MCP server's `resources/read` gave it. */
-  html: string;
+export type McpAppFrameProps = McpAppFrameOptions &
+  (
+    | {
+        /** The app's HTML: the text of its `ui://` resource, as the MCP server's `resources/read` gave it. */
+        html: string;
+        resource?: undefined;
+      }
+    | {
+        /** The app's `ui://` resource as `resources/read` gave it: its HTML (text or blob) and its `_meta`, whose `ui.csp` is read. */
+        resource: McpAppResource;
+        html?: undefined;
+      }
+  );
+
+/**
+ * The props of {@link McpAppFrame} other than the app itself.
+ *
+ * @example
+ * const options: McpAppFrameOptions = { title: 'Weather', maxHeight: 480 };
+ */
+export interface McpAppFrameOptions extends Omit<HTMLAttributes<HTMLDivElement>, 'onError' | 'children' | 'title' | 'resource'> {
   /** The frame's accessible name. */
   title: string;
   /**
@@ -94,8 +139,20 @@ export interface McpAppFrameProps extends Omit<HTMLAttributes<HTMLDivElement>, '
   maxHeight?: number;
   /** The longest message the app may post, in bytes of JSON (default 256 KiB). */
   maxMessageBytes?: number;
-  /** The frame document's Content-Security-Policy (default: inline code and data only, no network); `false` for none. */
+  /**
+   * The frame document's Content-Security-Policy. By default it is built: inline code and data
+   * only, no network, widened by the origins the `resource` declares in `_meta.ui.csp` that
+   * `allowedDomains` allows. A string is used as it is (the resource's declaration is then not
+   * read); `false` sets none.
+   */
   contentSecurityPolicy?: string | false;
+  /**
+   * The origins this page lets an app's resource ask for, per list (`connectDomains`,
+   * `resourceDomains`, `frameDomains`, `baseUriDomains`; `https://*.example.com` covers its
+   * subdomains). None by default: the frame's policy is never wider than this, whatever the resource
+   * declares; each declared origin left out is reported to `onError` (`domain-not-allowed`).
+   */
+  allowedDomains?: McpAppCsp;
   /** How the page names itself to the app (`ui/initialize`). */
   hostInfo?: { name: string; version: string };
 }
@@ -124,9 +181,51 @@ const openInNewWindow = (url: string): void => {
  * </ToolgateProvider>
  */
 export function McpAppFrame(props: McpAppFrameProps) {
-  // A new document is a new app: a new bridge and a fresh `ui/initialize`.
-  const generation = useMemo(() => ({ html: props.html }), [props.html]);
-  return <AppFrame key={generationKey(generation)} {...props} />;
+  const source = useMemo(() => readAppSource(props.html, props.resource), [props.html, props.resource]);
+  // A new document is a new app: a new bridge and a fresh `ui/initialize`. Keyed by the HTML's
+  // text, not by the resource object: a page that builds the resource inline on each render keeps its app.
+  const text = source.ok ? source.html : null;
+  const generation = useMemo(() => ({ html: text }), [text]);
+  if (!source.ok) return <UnreadableApp {...props} reason={source.reason} />;
+  return <AppFrame key={generationKey(generation)} {...(props as McpAppFrameOptions)} resource={props.resource} html={source.html} />;
+}
+
+/** `value` as JSON text, or `null`'s for a value that has none (a cycle): such a declaration grants nothing. */
+function jsonKey(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return 'null';
+  }
+}
+
+/** The app's HTML, from `html` or from its resource's `text` or base64 `blob` (UTF-8). */
+function readAppSource(html: string | undefined, resource: McpAppResource | undefined): { ok: true; html: string } | { ok: false; reason: string } {
+  if (typeof html === 'string') return { ok: true, html };
+  if (resource === undefined || resource === null || typeof resource !== 'object') return { ok: false, reason: 'no app was given: neither html nor a resource' };
+  if (typeof resource.text === 'string') return { ok: true, html: resource.text };
+  if (typeof resource.blob === 'string') {
+    try {
+      const bytes = Uint8Array.from(atob(resource.blob), (c) => c.charCodeAt(0));
+      return { ok: true, html: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    } catch {
+      return { ok: false, reason: 'the resource\u2019s blob is not base64 of UTF-8 text' };
+    }
+  }
+  return { ok: false, reason: 'the resource has neither text nor a blob' };
+}
+
+/** A resource that cannot be shown: an empty wrapper in the failed state, and one report. */
+function UnreadableApp({ reason, onError, className, style, title }: McpAppFrameProps & { reason: string }) {
+  const reported = useRef<string | null>(null);
+  const report = useRef(onError);
+  report.current = onError;
+  useEffect(() => {
+    if (reported.current === reason) return;
+    reported.current = reason;
+    report.current?.({ code: 'resource-unreadable', reason });
+  }, [reason]);
+  return <div className={cx('toolgate-mcp-app', 'toolgate-theme', className)} style={style} data-state="failed" aria-label={title} />;
 }
 
 const keys = new WeakMap<object, string>();
@@ -142,7 +241,10 @@ function generationKey(generation: object): string {
 
 type Phase = 'loading' | 'ready' | 'failed';
 
-function AppFrame(props: McpAppFrameProps) {
+/** The frame once the app's HTML is read (from `html` or from the resource, which is kept for its `_meta`). */
+type AppFrameProps = McpAppFrameOptions & { html: string; resource?: McpAppResource | undefined };
+
+function AppFrame(props: AppFrameProps) {
   const {
     html,
     title,
@@ -162,7 +264,9 @@ function AppFrame(props: McpAppFrameProps) {
     minHeight = 48,
     maxHeight = 720,
     maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
-    contentSecurityPolicy = DEFAULT_APP_CSP,
+    contentSecurityPolicy,
+    allowedDomains,
+    resource,
     hostInfo,
     className,
     style,
@@ -186,6 +290,27 @@ function AppFrame(props: McpAppFrameProps) {
   latest.current = { props, approvals, theme, containerWidth };
 
   const report = useCallback((error: McpAppError) => latest.current.props.onError?.(error), []);
+
+  // The policy the frame's document carries: the application's own, or built from what the
+  // resource declares within what the page allows (docs/protocol.md, "MCP Apps").
+  // Keyed by content, so objects built inline on each render neither rebuild the grant nor report it again.
+  const allowedKey = jsonKey(allowedDomains ?? {});
+  const declaredKey = jsonKey(resourceCsp(resource?._meta) ?? null);
+  const grant = useMemo(
+    () => (contentSecurityPolicy === undefined ? appContentSecurityPolicy(JSON.parse(declaredKey), JSON.parse(allowedKey) as McpAppCsp) : null),
+    [contentSecurityPolicy, declaredKey, allowedKey],
+  );
+  const policy = contentSecurityPolicy ?? grant!.policy;
+  // Each left-out origin is reported once per grant (StrictMode runs effects twice; the ref stays).
+  const reportedGrant = useRef<typeof grant>(null);
+  useEffect(() => {
+    if (grant === null || reportedGrant.current === grant) return;
+    reportedGrant.current = grant;
+    for (const left of grant.refused) report({ code: 'domain-not-allowed', reason: left.reason, list: left.list, domain: left.domain });
+  }, [grant, report]);
+  const sandboxCsp = grant?.granted;
+  const latestGrant = useRef(sandboxCsp);
+  latestGrant.current = sandboxCsp;
 
   useEffect(() => {
     const life = new AbortController();
@@ -231,6 +356,7 @@ function AppFrame(props: McpAppFrameProps) {
       transport,
       hostInfo: p.hostInfo ?? { name: 'toolgate', version: '1' },
       context: hostContext(latest.current.theme, p.maxHeight ?? 720, latest.current.containerWidth),
+      ...(latestGrant.current === undefined ? {} : { sandboxCsp: latestGrant.current }),
       handlers,
     }).then(
       (connected) => {
@@ -268,7 +394,7 @@ function AppFrame(props: McpAppFrameProps) {
     if (initialized && toolResult !== undefined) void bridge.current?.sendToolResult(toolResult).catch(() => {});
   }, [initialized, toolResult]);
 
-  const document = useMemo(() => (contentSecurityPolicy === false ? html : withContentSecurityPolicy(html, contentSecurityPolicy)), [html, contentSecurityPolicy]);
+  const document = useMemo(() => (policy === false ? html : withContentSecurityPolicy(html, policy)), [html, policy]);
   // `max-width` keeps a width the app asked for inside a container that has since narrowed.
   const frameStyle: CSSProperties = { display: 'block', width: width ?? '100%', maxWidth: '100%', height, border: 0 };
 

@@ -2,8 +2,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ConfirmToolDialog, ToolgateProvider, createToolgate, type ToolgateClient } from 'toolgate';
-import { McpAppFrame, type McpAppError, type McpAppServer, type McpCallToolResult } from 'toolgate/mcp-apps';
-import { overreachingApp, sizingApp, weatherApp } from './apps';
+import { McpAppFrame, type McpAppCsp, type McpAppError, type McpAppResource, type McpAppServer, type McpCallToolResult } from 'toolgate/mcp-apps';
+import { fetchingApp, overreachingApp, sizingApp, weatherApp } from './apps';
 
 /**
  * MCP Apps: a tool's `ui://` resource (a real app, built on the app side of the MCP Apps SDK) in a
@@ -26,6 +26,9 @@ const weatherServer: McpAppServer = {
 
 interface PageProps {
   html: string;
+  /** Give the app as its resource, with this `_meta` (whose `ui.csp` the frame reads), instead of as bare HTML. */
+  resourceMeta?: unknown;
+  allowedDomains?: McpAppCsp;
   title: string;
   maxHeight?: number;
   /**
@@ -46,7 +49,7 @@ interface PageProps {
   narrowSwitch?: boolean;
 }
 
-function AppPage({ html, title, maxHeight, intruder, themeSwitch, result: firstResult, nextResult, inputs = [], narrowSwitch }: PageProps) {
+function AppPage({ html, resourceMeta, allowedDomains, title, maxHeight, intruder, themeSwitch, result: firstResult, nextResult, inputs = [], narrowSwitch }: PageProps) {
   const [result, setResult] = useState(firstResult);
   const [narrow, setNarrow] = useState(false);
   const [panelTheme, setPanelTheme] = useState<'light' | 'dark'>();
@@ -94,7 +97,8 @@ function AppPage({ html, title, maxHeight, intruder, themeSwitch, result: firstR
         <div data-theme={panelTheme} style={narrow ? { width: 300 } : undefined}>
           <McpAppFrame
             title={title}
-            html={html}
+            {...(resourceMeta === undefined ? { html } : { resource: { uri: 'ui://story/app', mimeType: 'text/html;profile=mcp-app', text: html, _meta: resourceMeta } satisfies McpAppResource })}
+            {...(allowedDomains === undefined ? {} : { allowedDomains })}
             server={weatherServer}
             toolInput={input}
             toolResult={result}
@@ -334,5 +338,46 @@ export const SizeWithinTheContainer: Story = {
     await waitFor(() => expect(context).toHaveTextContent('container: maxWidth=300 maxHeight=300'));
     await expect(frame.getBoundingClientRect().width).toBe(300);
     await expect(within(canvasElement).getByLabelText('Refused messages')).toBeEmptyDOMElement();
+  },
+};
+
+/**
+ * The app's resource declares the origins it connects to (`_meta.ui.csp.connectDomains`): the
+ * page's own, which the page allows, and another, which it does not. The frame's policy lets the
+ * app fetch the first only: a fetch to the origin the page did not allow, and one to an origin the
+ * resource never declared, are both blocked by `connect-src`, and the page is told which declared
+ * origin it left out.
+ */
+export const ConnectsOnlyWhereDeclaredAndAllowed: Story = {
+  render: () => {
+    const own = window.location.origin;
+    return (
+      <AppPage
+        html={fetchingApp}
+        title="Fetching app"
+        resourceMeta={{ ui: { csp: { connectDomains: [own, 'https://declared-only.example'] } } }}
+        allowedDomains={{ connectDomains: [own] }}
+        inputs={[
+          {
+            label: 'Fetch three addresses',
+            input: { urls: { allowed: `${own}/?from-app`, 'declared-not-allowed': 'https://declared-only.example/x', undeclared: 'https://undeclared.example/x' } },
+          },
+        ]}
+      />
+    );
+  },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(frameOf(canvasElement, 'Fetching app')).toHaveAttribute('data-state', 'ready'));
+    const refused = within(canvasElement).getByLabelText('Refused messages');
+    await waitFor(() => expect(refused).toHaveTextContent('domain-not-allowed: the app declared https://declared-only.example in connectDomains, which this page does not allow'));
+    const press = page(canvasElement).getByRole('button', { name: 'Fetch three addresses' });
+    press.focus();
+    await userEvent.keyboard('{Enter}');
+    const context = within(canvasElement).getByLabelText('Model context');
+    await waitFor(() => expect(context).toHaveTextContent('undeclared:'));
+    await expect(context).toHaveTextContent('allowed: fetched');
+    await expect(context).toHaveTextContent('declared-not-allowed: blocked by connect-src');
+    await expect(context).toHaveTextContent('undeclared: blocked by connect-src');
+    await expect(refused.children).toHaveLength(1);
   },
 };

@@ -140,3 +140,40 @@ await app.connect(new PostMessageTransport(window.parent, window.parent));
 await tellContainer(app.getHostContext()?.containerDimensions);
 `,
 );
+
+/**
+ * An app that fetches what the page names in its tool input (`{ urls: { name: url } }`) and
+ * reports, for each, whether the frame's Content-Security-Policy blocked it (a
+ * `securitypolicyviolation` for that origin) or the fetch went out, through `ui/update-model-context`.
+ */
+export const fetchingApp = appDocument(
+  'Fetching',
+  '',
+  '<main><p>An app that fetches.</p></main>',
+  `
+const app = new App({ name: 'Fetching', version: '1.0.0' }, {}, { autoResize: true });
+const violations = [];
+document.addEventListener('securitypolicyviolation', (event) => violations.push(event));
+const blockedBy = (url) => violations.find((v) => { try { return new URL(v.blockedURI).origin === new URL(url).origin; } catch { return false; } });
+const settleViolation = (url) => new Promise((resolve) => {
+  // The violation is reported as a task of its own: wait for it a little after the fetch failed.
+  const started = Date.now();
+  const check = () => { const found = blockedBy(url); if (found || Date.now() - started > 3000) resolve(found); else setTimeout(check, 20); };
+  check();
+});
+app.ontoolinput = async ({ arguments: args }) => {
+  const lines = [];
+  for (const [name, url] of Object.entries(args.urls)) {
+    try {
+      await fetch(url, { mode: 'no-cors', cache: 'no-store' });
+      lines.push(name + ': fetched');
+    } catch (error) {
+      const violation = await settleViolation(url);
+      lines.push(name + ': ' + (violation ? 'blocked by ' + violation.effectiveDirective : 'failed (' + error.message + ')'));
+    }
+  }
+  await app.updateModelContext({ content: [{ type: 'text', text: lines.join('\\n') }] });
+};
+await app.connect(new PostMessageTransport(window.parent, window.parent));
+`,
+);

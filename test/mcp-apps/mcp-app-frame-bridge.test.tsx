@@ -3,11 +3,11 @@
  * of the protocol by hand, posting JSON-RPC messages from the frame's window to the page and
  * reading what the page posts back, with the real host bridge of the MCP Apps SDK in between.
  */
-import { useState } from 'react';
-import { act, render, waitFor } from '@testing-library/react';
+import { StrictMode, useState } from 'react';
+import { act, cleanup, render, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolgateProvider, createToolgate } from 'toolgate';
-import { McpAppFrame, type McpAppFrameProps, type McpCallToolResult } from 'toolgate/mcp-apps';
+import { DEFAULT_APP_CSP, McpAppFrame, type McpAppError, type McpAppFrameOptions, type McpAppResource, type McpCallToolResult } from 'toolgate/mcp-apps';
 
 const html = '<!doctype html><p>app</p>';
 
@@ -50,16 +50,18 @@ function appSide(frame: HTMLIFrameElement) {
   };
 }
 
-function Page(props: Partial<McpAppFrameProps>) {
+type PageProps = Partial<McpAppFrameOptions> & { resource?: McpAppResource };
+
+function Page({ resource, ...props }: PageProps) {
   const [client] = useState(createToolgate);
   return (
     <ToolgateProvider client={client}>
-      <McpAppFrame title="An app" html={html} {...props} />
+      {resource === undefined ? <McpAppFrame title="An app" html={html} {...props} /> : <McpAppFrame title="An app" resource={resource} {...props} />}
     </ToolgateProvider>
   );
 }
 
-async function mountApp(props: Partial<McpAppFrameProps> = {}) {
+async function mountApp(props: PageProps = {}) {
   const view = render(<Page {...props} />);
   const frame = view.getByTitle('An app') as HTMLIFrameElement;
   // The document is set once the bridge listens: from then on the app may speak.
@@ -144,5 +146,61 @@ describe('McpAppFrame and the app’s size', () => {
     await app.ping();
     expect(frame.style.width).toBe('100%');
     expect(frame.style.height).toBe('400px');
+  });
+});
+
+describe('McpAppFrame and the resource’s own policy', () => {
+  const meta = { ui: { csp: { connectDomains: ['https://api.example.com', 'https://tracker.example'] } } };
+  const srcdoc = (frame: HTMLIFrameElement) => frame.getAttribute('srcdoc') ?? '';
+
+  it('builds the frame’s policy from the resource’s _meta.ui.csp within what the page allows, and reports what it left out once', async () => {
+    const errors: McpAppError[] = [];
+    const view = render(
+      <StrictMode>
+        <Page resource={{ uri: 'ui://app', mimeType: 'text/html;profile=mcp-app', text: html, _meta: meta }} allowedDomains={{ connectDomains: ['https://api.example.com'] }} onError={(e) => errors.push(e)} />
+      </StrictMode>,
+    );
+    const frame = view.getByTitle('An app') as HTMLIFrameElement;
+    await waitFor(() => expect(srcdoc(frame)).toContain('connect-src https://api.example.com;'));
+    expect(srcdoc(frame)).not.toContain('tracker.example');
+    expect(srcdoc(frame)).toContain('<p>app</p>');
+    expect(errors).toEqual([{ code: 'domain-not-allowed', list: 'connectDomains', domain: 'https://tracker.example', reason: 'the app declared https://tracker.example in connectDomains, which this page does not allow' }]);
+    // A page that builds the resource inline on each render keeps its app, and is not told again.
+    view.rerender(
+      <StrictMode>
+        <Page resource={{ uri: 'ui://app', mimeType: 'text/html;profile=mcp-app', text: html, _meta: structuredClone(meta) }} allowedDomains={{ connectDomains: ['https://api.example.com'] }} onError={(e) => errors.push(e)} />
+      </StrictMode>,
+    );
+    expect(view.getByTitle('An app')).toBe(frame);
+    expect(errors).toHaveLength(1);
+    // The app is told which origins the host approved.
+    const app = appSide(frame);
+    const answer = await app.initialize().then(() => app.posted.find((m) => m.result !== undefined));
+    expect(answer!.result!['hostCapabilities']).toMatchObject({ sandbox: { csp: { connectDomains: ['https://api.example.com'] } } });
+  });
+
+  it('allows nothing by default, whatever the resource declares', async () => {
+    const { frame } = await mountApp({ resource: { text: html, _meta: meta } });
+    expect(srcdoc(frame)).toContain(`content="${DEFAULT_APP_CSP.replace(/'/g, "'")}"`);
+    expect(srcdoc(frame)).toContain("connect-src 'none'");
+  });
+
+  it('uses the application’s own policy as it is, without reading the resource’s', async () => {
+    const { frame } = await mountApp({ resource: { text: html, _meta: meta }, allowedDomains: { connectDomains: ['https://api.example.com'] }, contentSecurityPolicy: "default-src 'none'" });
+    expect(srcdoc(frame)).toContain(`content="default-src 'none'"`);
+    expect(srcdoc(frame)).not.toContain('api.example.com');
+  });
+
+  it('reads a resource given as a base64 blob of UTF-8, and refuses one it cannot read', async () => {
+    const bytes = new TextEncoder().encode('<p>caf\u00e9</p>');
+    const blob = btoa(String.fromCharCode(...bytes));
+    const { frame } = await mountApp({ resource: { blob } });
+    expect(srcdoc(frame)).toContain('<p>caf\u00e9</p>');
+    cleanup();
+    const errors: McpAppError[] = [];
+    const view = render(<Page resource={{ blob: '%%%' }} onError={(e) => errors.push(e)} />);
+    await waitFor(() => expect(errors).toEqual([{ code: 'resource-unreadable', reason: 'the resource\u2019s blob is not base64 of UTF-8 text' }]));
+    expect(view.container.querySelector('.toolgate-mcp-app')).toHaveAttribute('data-state', 'failed');
+    expect(view.container.querySelector('iframe')).toBeNull();
   });
 });
