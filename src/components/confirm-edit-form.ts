@@ -23,6 +23,8 @@ export type FormField =
       readonly required: boolean;
       /** The allowed values of an `enum` field. */
       readonly options: readonly JsonValue[];
+      /** What each option is shown as, where the schema titles them (`enumNames`, or `oneOf` of `{ const, title }`). */
+      readonly optionLabels?: readonly string[];
     };
 
 /** The text (or checked state) of each field, by its key. */
@@ -52,8 +54,8 @@ function fieldOf(schema: Schema, path: JsonPathStep[], name: string, required: b
   const label = typeof schema.title === 'string' && schema.title !== '' ? schema.title : name;
   const description = typeof schema.description === 'string' ? schema.description : undefined;
   const base = { key: keyOf(path), path, label, description };
-  const options = Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => v === null || typeof v !== 'object') ? (schema.enum as JsonValue[]) : null;
-  if (options) return { ...base, kind: 'enum', required, options };
+  const choices = choicesOf(schema);
+  if (choices) return { ...base, kind: 'enum', required, ...choices };
   const type = schema.type;
   if ((type === 'object' || (type === undefined && isObject(schema.properties))) && isObject(schema.properties) && depth < DEPTH) {
     const needed = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [];
@@ -65,6 +67,31 @@ function fieldOf(schema: Schema, path: JsonPathStep[], name: string, required: b
   }
   if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return { ...base, kind: type, required, options: [] };
   return { ...base, kind: 'json', required, options: [] };
+}
+
+const isPrimitive = (value: unknown): value is JsonValue => value === null || (typeof value !== 'object' && typeof value !== 'function' && value !== undefined);
+
+/**
+ * The choices a schema offers, and their titles where it gives them: `enum` (with the legacy
+ * `enumNames` beside it, one title per value), or `oneOf` of `{ const, title }` (the titled form of
+ * JSON Schema, which MCP elicitation uses). `null` when it offers no list of primitive values.
+ */
+function choicesOf(schema: Schema): { options: readonly JsonValue[]; optionLabels?: readonly string[] } | null {
+  const values = schema.enum;
+  if (Array.isArray(values) && values.length > 0 && values.every(isPrimitive)) {
+    const names = schema.enumNames;
+    const titled = Array.isArray(names) && names.length === values.length && names.every((n) => typeof n === 'string');
+    return titled ? { options: values, optionLabels: names as string[] } : { options: values };
+  }
+  const branches = schema.oneOf;
+  if (Array.isArray(branches) && branches.length > 0 && branches.every((b) => isObject(b) && Object.hasOwn(b, 'const') && isPrimitive(b.const))) {
+    const items = branches as Record<string, unknown>[];
+    return {
+      options: items.map((b) => b.const as JsonValue),
+      optionLabels: items.map((b) => (typeof b.title === 'string' && b.title !== '' ? b.title : typeof b.const === 'string' ? b.const : JSON.stringify(b.const))),
+    };
+  }
+  return null;
 }
 
 function valueAt(value: JsonValue | undefined, path: readonly JsonPathStep[]): JsonValue | undefined {

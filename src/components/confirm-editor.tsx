@@ -240,7 +240,7 @@ function Field({ field, props, issues }: { field: FormField; props: FormProps; i
           {(!field.required || raw === '') && <option value="">—</option>}
           {field.options.map((option, index) => (
             <option key={index} value={String(index)}>
-              {typeof option === 'string' ? option : JSON.stringify(option)}
+              {field.optionLabels?.[index] ?? (typeof option === 'string' ? option : JSON.stringify(option))}
             </option>
           ))}
         </select>

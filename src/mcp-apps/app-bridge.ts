@@ -17,7 +17,8 @@ export type HostContext = {
   displayMode: 'inline';
   availableDisplayModes: ['inline'];
   platform: 'web';
-  containerDimensions: { maxHeight: number };
+  /** Flexible height and width, up to these (the spec's `maxHeight` and `maxWidth`). */
+  containerDimensions: { maxHeight: number; maxWidth?: number };
   locale?: string;
 };
 
@@ -50,6 +51,8 @@ export async function connectAppBridge(options: {
   hostInfo: { name: string; version: string };
   context: HostContext;
   handlers: () => BridgeHandlers;
+  /** The origins the frame's policy grants, told to the app as the host's approved CSP domains. */
+  sandboxCsp?: { readonly [list: string]: readonly string[] };
 }): Promise<HostBridge> {
   let sdk: typeof import('@modelcontextprotocol/ext-apps/app-bridge');
   try {
@@ -64,6 +67,7 @@ export async function connectAppBridge(options: {
     openLinks: {},
     serverTools: {},
     logging: {},
+    ...(options.sandboxCsp === undefined ? {} : { sandbox: { csp: Object.fromEntries(Object.entries(options.sandboxCsp).filter(([, list]) => list.length > 0).map(([k, list]) => [k, [...list]])) } }),
     ...(on().message === undefined ? {} : { message: { text: {} } }),
     ...(on().modelContext === undefined ? {} : { updateModelContext: { text: {} } }),
   };

@@ -4,7 +4,8 @@
  * call the app asks for sent through the page's approvals. In an entry of its own, so that an app
  * that shows no MCP App never loads the MCP Apps SDK (an optional peer, loaded when a frame mounts).
  */
-export { McpAppFrame, type McpAppFrameProps, type McpAppError, type McpAppMessage } from './mcp-app-frame';
+export { McpAppFrame, type McpAppFrameProps, type McpAppFrameOptions, type McpAppResource, type McpAppError, type McpAppMessage } from './mcp-app-frame';
+export { appContentSecurityPolicy, resourceCsp, type McpAppCsp, type McpAppCspList, type McpAppCspRefusal, type McpAppCspGrant } from './app-csp';
 export { approveAppToolCall, type McpAppServer, type McpAppTool, type McpAppToolCall, type McpAppCallTool, type McpCallToolResult } from './app-tool-calls';
 export {
   screenAppMessage,

@@ -2,8 +2,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ConfirmToolDialog, ToolgateProvider, createToolgate, type ToolgateClient } from 'toolgate';
-import { McpAppFrame, type McpAppError, type McpAppServer, type McpCallToolResult } from 'toolgate/mcp-apps';
-import { overreachingApp, weatherApp } from './apps';
+import { McpAppFrame, type McpAppCsp, type McpAppError, type McpAppResource, type McpAppServer, type McpCallToolResult } from 'toolgate/mcp-apps';
+import { fetchingApp, overreachingApp, sizingApp, weatherApp } from './apps';
 
 /**
  * MCP Apps: a tool's `ui://` resource (a real app, built on the app side of the MCP Apps SDK) in a
@@ -26,6 +26,9 @@ const weatherServer: McpAppServer = {
 
 interface PageProps {
   html: string;
+  /** Give the app as its resource, with this `_meta` (whose `ui.csp` the frame reads), instead of as bare HTML. */
+  resourceMeta?: unknown;
+  allowedDomains?: McpAppCsp;
   title: string;
   maxHeight?: number;
   /**
@@ -36,9 +39,19 @@ interface PageProps {
   intruder?: boolean;
   /** A button that gives the frame's panel the other theme (`data-theme` on the panel). */
   themeSwitch?: boolean;
+  /** The result of the tool call the app shows, given from the first render (a call that already finished). */
+  result?: McpCallToolResult;
+  /** A button that gives the app a newer result of its tool call. */
+  nextResult?: McpCallToolResult;
+  /** Buttons that give the app other tool inputs. */
+  inputs?: readonly { label: string; input: Record<string, unknown> }[];
+  /** A button that narrows the frame's panel to 300 px. */
+  narrowSwitch?: boolean;
 }
 
-function AppPage({ html, title, maxHeight, intruder, themeSwitch }: PageProps) {
+function AppPage({ html, resourceMeta, allowedDomains, title, maxHeight, intruder, themeSwitch, result: firstResult, nextResult, inputs = [], narrowSwitch }: PageProps) {
+  const [result, setResult] = useState(firstResult);
+  const [narrow, setNarrow] = useState(false);
   const [panelTheme, setPanelTheme] = useState<'light' | 'dark'>();
   const [client] = useState<ToolgateClient>(() => createToolgate());
   const [input, setInput] = useState<Record<string, unknown>>();
@@ -57,6 +70,21 @@ function AppPage({ html, title, maxHeight, intruder, themeSwitch }: PageProps) {
         <button type="button" className="toolgate-button" onClick={() => setInput({ city: 'Lyon' })}>
           Show the forecast for Lyon
         </button>
+        {inputs.map(({ label, input: next }) => (
+          <button key={label} type="button" className="toolgate-button" onClick={() => setInput(next)}>
+            {label}
+          </button>
+        ))}
+        {narrowSwitch === true ? (
+          <button type="button" className="toolgate-button" onClick={() => setNarrow(true)}>
+            Narrow the app’s panel to 300 px
+          </button>
+        ) : null}
+        {nextResult === undefined ? null : (
+          <button type="button" className="toolgate-button" onClick={() => setResult(nextResult)}>
+            Show the newer result
+          </button>
+        )}
         {themeSwitch === true ? (
           <button
             type="button"
@@ -66,12 +94,14 @@ function AppPage({ html, title, maxHeight, intruder, themeSwitch }: PageProps) {
             Give the app’s panel the other theme
           </button>
         ) : null}
-        <div data-theme={panelTheme}>
+        <div data-theme={panelTheme} style={narrow ? { width: 300 } : undefined}>
           <McpAppFrame
             title={title}
-            html={html}
+            {...(resourceMeta === undefined ? { html } : { resource: { uri: 'ui://story/app', mimeType: 'text/html;profile=mcp-app', text: html, _meta: resourceMeta } satisfies McpAppResource })}
+            {...(allowedDomains === undefined ? {} : { allowedDomains })}
             server={weatherServer}
             toolInput={input}
+            toolResult={result}
             callTool={callTool}
             {...(maxHeight === undefined ? {} : { maxHeight })}
             onMessage={(message) => setMessages((list) => [...list, message.content.map((part) => (part as { text?: string }).text ?? '').join(' ')])}
@@ -235,5 +265,119 @@ export const FollowsTheTheme: Story = {
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(context).toHaveTextContent(`theme: ${other}`));
     await expect(frameOf(canvasElement, 'Weather app')).toHaveAttribute('data-theme-told', other);
+  },
+};
+
+const brestResult: McpCallToolResult = { content: [{ type: 'text', text: 'Rain, 12 °C' }], structuredContent: { city: 'Brest' } };
+const nantesResult: McpCallToolResult = { content: [{ type: 'text', text: 'Clouds, 15 °C' }], structuredContent: { city: 'Nantes' } };
+
+/**
+ * The page shows a tool call that already finished: it gives the app the call's result
+ * (`toolResult`) from the first render, and the app receives it once it is ready
+ * (`ui/notifications/tool-result`), shows it and says what it shows. A newer result, chosen by
+ * keyboard, reaches the app too. Nothing asked for a tool call: no dialog opens, nothing runs.
+ */
+export const ShowsTheToolResult: Story = {
+  render: () => <AppPage html={weatherApp} title="Weather app" result={brestResult} nextResult={nantesResult} />,
+  play: async ({ canvasElement }) => {
+    const messages = within(canvasElement).getByLabelText('Messages');
+    await waitFor(() => expect(frameOf(canvasElement, 'Weather app')).toHaveAttribute('data-state', 'ready'));
+    await waitFor(() => expect(messages).toHaveTextContent('The app shows the result for Brest: Rain, 12 °C'));
+    const next = page(canvasElement).getByRole('button', { name: 'Show the newer result' });
+    next.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(messages).toHaveTextContent('The app shows the result for Nantes: Clouds, 15 °C'));
+    // Each result once: the first was not sent again when the second came.
+    await expect(messages.children).toHaveLength(2);
+    await expect(page(canvasElement).queryByRole('dialog')).toBeNull();
+    await expect(within(canvasElement).getByLabelText('Calls that ran')).toBeEmptyDOMElement();
+    await expect(within(canvasElement).getByLabelText('Refused messages')).toBeEmptyDOMElement();
+  },
+};
+
+/**
+ * The app is told its container (`containerDimensions`: its height up to `maxHeight`, its width
+ * up to the panel's), and its size requests are honoured within it: a width narrower than the
+ * panel is the frame's width, a wider one is the panel's. When the panel narrows, the app is told
+ * at once and the frame never overflows it.
+ */
+export const SizeWithinTheContainer: Story = {
+  render: () => (
+    <AppPage
+      html={sizingApp}
+      title="Sizing app"
+      maxHeight={300}
+      inputs={[
+        { label: 'Ask for 320 by 200 px', input: { width: 320, height: 200 } },
+        { label: 'Ask for 5,000 by 5,000 px', input: { width: 5000, height: 5000 } },
+      ]}
+      narrowSwitch
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const body = page(canvasElement);
+    const wrapper = frameOf(canvasElement, 'Sizing app');
+    const frame = within(canvasElement).getByTitle('Sizing app');
+    const context = within(canvasElement).getByLabelText('Model context');
+    await waitFor(() => expect(wrapper).toHaveAttribute('data-state', 'ready'));
+    const room = wrapper.clientWidth;
+    await waitFor(() => expect(context).toHaveTextContent(`container: maxWidth=${room} maxHeight=300`));
+
+    const press = async (name: string) => {
+      body.getByRole('button', { name }).focus();
+      await userEvent.keyboard('{Enter}');
+    };
+    await press('Ask for 320 by 200 px');
+    await waitFor(() => expect(frame.getBoundingClientRect().width).toBe(320));
+    await expect(frame.getBoundingClientRect().height).toBe(200);
+    await press('Ask for 5,000 by 5,000 px');
+    await waitFor(() => expect(frame.getBoundingClientRect().height).toBe(300));
+    await expect(frame.getBoundingClientRect().width).toBe(wrapper.getBoundingClientRect().width);
+
+    await press('Narrow the app’s panel to 300 px');
+    await waitFor(() => expect(context).toHaveTextContent('container: maxWidth=300 maxHeight=300'));
+    await expect(frame.getBoundingClientRect().width).toBe(300);
+    await expect(within(canvasElement).getByLabelText('Refused messages')).toBeEmptyDOMElement();
+  },
+};
+
+/**
+ * The app's resource declares the origins it connects to (`_meta.ui.csp.connectDomains`): the
+ * page's own, which the page allows, and another, which it does not. The frame's policy lets the
+ * app fetch the first only: a fetch to the origin the page did not allow, and one to an origin the
+ * resource never declared, are both blocked by `connect-src`, and the page is told which declared
+ * origin it left out.
+ */
+export const ConnectsOnlyWhereDeclaredAndAllowed: Story = {
+  render: () => {
+    const own = window.location.origin;
+    return (
+      <AppPage
+        html={fetchingApp}
+        title="Fetching app"
+        resourceMeta={{ ui: { csp: { connectDomains: [own, 'https://declared-only.example'] } } }}
+        allowedDomains={{ connectDomains: [own] }}
+        inputs={[
+          {
+            label: 'Fetch three addresses',
+            input: { urls: { allowed: `${own}/?from-app`, 'declared-not-allowed': 'https://declared-only.example/x', undeclared: 'https://undeclared.example/x' } },
+          },
+        ]}
+      />
+    );
+  },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(frameOf(canvasElement, 'Fetching app')).toHaveAttribute('data-state', 'ready'));
+    const refused = within(canvasElement).getByLabelText('Refused messages');
+    await waitFor(() => expect(refused).toHaveTextContent('domain-not-allowed: the app declared https://declared-only.example in connectDomains, which this page does not allow'));
+    const press = page(canvasElement).getByRole('button', { name: 'Fetch three addresses' });
+    press.focus();
+    await userEvent.keyboard('{Enter}');
+    const context = within(canvasElement).getByLabelText('Model context');
+    await waitFor(() => expect(context).toHaveTextContent('undeclared:'));
+    await expect(context).toHaveTextContent('allowed: fetched');
+    await expect(context).toHaveTextContent('declared-not-allowed: blocked by connect-src');
+    await expect(context).toHaveTextContent('undeclared: blocked by connect-src');
+    await expect(refused.children).toHaveLength(1);
   },
 };

@@ -40,6 +40,8 @@ ${main}
 /**
  * A weather app: when the page sends it the tool's input (a city), it asks the page to call the
  * server's `forecast` tool, shows the result, and tells the page what it received (`ui/message`).
+ * When the page sends it the result of the tool call it shows (`ui/notifications/tool-result`),
+ * it shows that result and tells the page what it shows.
  * It reports the theme it was told through `ui/update-model-context`, and sizes itself (the SDK's
  * auto-resize) to its content, 240 px tall.
  */
@@ -66,6 +68,13 @@ app.ontoolinput = async ({ arguments: args }) => {
   } catch (error) {
     await app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'The app\\'s call failed: ' + error.message }] });
   }
+};
+app.ontoolresult = (result) => {
+  const text = (result.content ?? []).map((part) => part.text ?? '').join(' ');
+  const city = result.structuredContent && result.structuredContent.city;
+  status.textContent = 'Result' + (city ? ' for ' + city : '');
+  document.getElementById('forecast').textContent = text;
+  void app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'The app shows the result' + (city ? ' for ' + city : '') + ': ' + text }] });
 };
 await app.connect(new PostMessageTransport(window.parent, window.parent));
 await tellTheme(app.getHostContext()?.theme);
@@ -107,5 +116,64 @@ const secrets = await raw({ jsonrpc: '2.0', id: 'secrets-1', method: 'secrets/re
 await tell('secrets/read refused: ' + (secrets.error ? secrets.error.code + ' ' + secrets.error.message : 'no, answered'));
 const big = await raw({ jsonrpc: '2.0', id: 'big-1', method: 'ui/message', params: { role: 'user', content: [{ type: 'text', text: 'x'.repeat(300000) }] } });
 await tell('big message refused: ' + (big.error ? big.error.code + ' ' + big.error.message : 'no, answered'));
+`,
+);
+
+/**
+ * An app that sizes itself on request (the SDK's auto-resize off): the page's tool input names a
+ * width and a height, and the app asks for them (`ui/notifications/size-changed`). It reports the
+ * container dimensions it was told, first and on each change, through `ui/update-model-context`.
+ */
+export const sizingApp = appDocument(
+  'Sizing',
+  '',
+  '<main><p>An app that asks for its own size.</p></main>',
+  `
+const app = new App({ name: 'Sizing', version: '1.0.0' }, {}, { autoResize: false });
+const tellContainer = (dimensions) => {
+  const d = dimensions ?? {};
+  return app.updateModelContext({ content: [{ type: 'text', text: 'container: maxWidth=' + d.maxWidth + ' maxHeight=' + d.maxHeight }] });
+};
+app.onhostcontextchanged = (context) => { if (context.containerDimensions) void tellContainer(context.containerDimensions); };
+app.ontoolinput = ({ arguments: args }) => { void app.sendSizeChanged({ width: args.width, height: args.height }); };
+await app.connect(new PostMessageTransport(window.parent, window.parent));
+await tellContainer(app.getHostContext()?.containerDimensions);
+`,
+);
+
+/**
+ * An app that fetches what the page names in its tool input (`{ urls: { name: url } }`) and
+ * reports, for each, whether the frame's Content-Security-Policy blocked it (a
+ * `securitypolicyviolation` for that origin) or the fetch went out, through `ui/update-model-context`.
+ */
+export const fetchingApp = appDocument(
+  'Fetching',
+  '',
+  '<main><p>An app that fetches.</p></main>',
+  `
+const app = new App({ name: 'Fetching', version: '1.0.0' }, {}, { autoResize: true });
+const violations = [];
+document.addEventListener('securitypolicyviolation', (event) => violations.push(event));
+const blockedBy = (url) => violations.find((v) => { try { return new URL(v.blockedURI).origin === new URL(url).origin; } catch { return false; } });
+const settleViolation = (url) => new Promise((resolve) => {
+  // The violation is reported as a task of its own: wait for it a little after the fetch failed.
+  const started = Date.now();
+  const check = () => { const found = blockedBy(url); if (found || Date.now() - started > 3000) resolve(found); else setTimeout(check, 20); };
+  check();
+});
+app.ontoolinput = async ({ arguments: args }) => {
+  const lines = [];
+  for (const [name, url] of Object.entries(args.urls)) {
+    try {
+      await fetch(url, { mode: 'no-cors', cache: 'no-store' });
+      lines.push(name + ': fetched');
+    } catch (error) {
+      const violation = await settleViolation(url);
+      lines.push(name + ': ' + (violation ? 'blocked by ' + violation.effectiveDirective : 'failed (' + error.message + ')'));
+    }
+  }
+  await app.updateModelContext({ content: [{ type: 'text', text: lines.join('\\n') }] });
+};
+await app.connect(new PostMessageTransport(window.parent, window.parent));
 `,
 );

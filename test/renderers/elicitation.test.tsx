@@ -213,3 +213,72 @@ describe('useElicitation', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
+
+describe('choices with titles', () => {
+  // The two ways MCP's elicitation schema titles a choice: the legacy `enumNames` beside `enum`,
+  // and `oneOf` of `{ const, title }`. The person reads the titles; the answer carries the values.
+  const legacy: ElicitationSchema = {
+    type: 'object',
+    properties: { plan: { type: 'string', title: 'Plan', enum: ['free', 'pro'], enumNames: ['Free', 'Pro, 9 € a month'] } },
+    required: ['plan'],
+  };
+  const titled: ElicitationSchema = {
+    type: 'object',
+    properties: {
+      region: {
+        type: 'string',
+        title: 'Region',
+        oneOf: [
+          { const: 'eu-west-3', title: 'Paris' },
+          { const: 'eu-central-1', title: 'Frankfurt' },
+        ],
+        default: 'eu-central-1',
+      },
+    },
+    required: ['region'],
+  };
+
+  const optionTexts = (select: HTMLElement) => [...select.querySelectorAll('option')].map((option) => option.textContent);
+
+  it('shows enumNames as the titles of enum’s values, and answers the value', async () => {
+    const user = userEvent.setup();
+    const { onResult } = show({ message: 'Which plan?', requestedSchema: legacy });
+    const dialog = await screen.findByRole('dialog');
+    const select = within(dialog).getByRole('combobox', { name: 'Plan' });
+    expect(optionTexts(select)).toEqual(['—', 'Free', 'Pro, 9 € a month']);
+    await user.selectOptions(select, 'Pro, 9 € a month');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(onResult).toHaveBeenCalledTimes(1);
+    expect(onResult).toHaveBeenCalledWith({ action: 'accept', content: { plan: 'pro' } });
+  });
+
+  it('shows a titled oneOf’s titles, starts from its default, and answers the const', async () => {
+    const user = userEvent.setup();
+    const { onResult } = show({ message: 'Where?', requestedSchema: titled });
+    const dialog = await screen.findByRole('dialog');
+    const select = within(dialog).getByRole('combobox', { name: 'Region' }) as HTMLSelectElement;
+    expect(optionTexts(select)).toEqual(['Paris', 'Frankfurt']);
+    expect(select.selectedOptions[0]?.textContent).toBe('Frankfurt');
+    await user.selectOptions(select, 'Paris');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(onResult).toHaveBeenCalledWith({ action: 'accept', content: { region: 'eu-west-3' } });
+  });
+
+  it('checks an answer against the choices’ values, not their titles', () => {
+    expect(checkElicitationContent(titled, { region: 'eu-west-3' }).ok).toBe(true);
+    expect(checkElicitationContent(titled, { region: 'Paris' })).toEqual({ ok: false, issues: [{ key: 'region', message: 'must be one of eu-west-3, eu-central-1' }] });
+    expect(checkElicitationContent(legacy, { plan: 'Free' })).toEqual({ ok: false, issues: [{ key: 'plan', message: 'must be one of free, pro' }] });
+  });
+
+  it('refuses titles that do not match their choices', () => {
+    const ask = (plan: unknown) => readElicitationRequest({ message: 'Plan?', requestedSchema: { type: 'object', properties: { plan } } });
+    expect(ask({ type: 'string', enum: ['a', 'b'], enumNames: ['A'] })).toEqual({ ok: false, reason: 'property "plan": enumNames does not name each value of enum' });
+    expect(ask({ type: 'string', enumNames: ['A'] })).toEqual({ ok: false, reason: 'property "plan": enumNames without enum' });
+    expect(ask({ type: 'string', enum: ['a'], enumNames: [1] })).toEqual({ ok: false, reason: 'property "plan": enumNames is not a list of strings' });
+    expect(ask({ type: 'string', oneOf: [] })).toEqual({ ok: false, reason: 'property "plan": oneOf is not a list of { const, title } choices of strings' });
+    expect(ask({ type: 'string', oneOf: [{ const: 1, title: 'One' }] })).toMatchObject({ ok: false });
+    expect(ask({ type: 'string', oneOf: [{ title: 'No value' }] })).toMatchObject({ ok: false });
+    expect(ask({ type: 'string', enum: ['a'], oneOf: [{ const: 'a', title: 'A' }] })).toEqual({ ok: false, reason: 'property "plan": both enum and oneOf' });
+    expect(ask({ type: 'string', oneOf: [{ const: 'a', title: 'A' }] })).toMatchObject({ ok: true });
+  });
+});

@@ -119,6 +119,20 @@ interface PartProps {
   answer: (result: ElicitResult) => void;
 }
 
+/** The two answers other than accepting, the same in both modes: Cancel (no choice made) and Decline (the person said no). */
+function CancelAndDecline({ labels, answer }: PartProps) {
+  return (
+    <>
+      <button type="button" className="toolgate-button" onClick={() => answer({ action: 'cancel' })}>
+        {labels.cancel}
+      </button>
+      <button type="button" className="toolgate-button toolgate-confirm-deny" onClick={() => answer({ action: 'decline' })}>
+        {labels.decline}
+      </button>
+    </>
+  );
+}
+
 function FormPart({ request, labels, answer }: PartProps & { request: Extract<ElicitationRequest, { requestedSchema: ElicitationSchema }> }) {
   const confirmLabels = useLabels().confirm;
   const schema = request.requestedSchema;
@@ -155,12 +169,7 @@ function FormPart({ request, labels, answer }: PartProps & { request: Extract<El
       <form aria-label={request.message} noValidate onSubmit={submit}>
         {form && made && <FormFields form={form} values={values} setValues={setValues} errors={made.errors} issues={issues} labels={confirmLabels} />}
         <div className="toolgate-confirm-actions">
-          <button type="button" className="toolgate-button" onClick={() => answer({ action: 'cancel' })}>
-            {labels.cancel}
-          </button>
-          <button type="button" className="toolgate-button toolgate-confirm-deny" onClick={() => answer({ action: 'decline' })}>
-            {labels.decline}
-          </button>
+          <CancelAndDecline labels={labels} answer={answer} />
           <button type="submit" className="toolgate-button toolgate-confirm-approve">
             {labels.accept}
           </button>
@@ -192,12 +201,7 @@ function UrlPart({ request, labels, answer, openUrl }: PartProps & { request: Ex
         </ul>
       )}
       <div className="toolgate-confirm-actions">
-        <button type="button" className="toolgate-button" onClick={() => answer({ action: 'cancel' })}>
-          {labels.cancel}
-        </button>
-        <button type="button" className="toolgate-button toolgate-confirm-deny" onClick={() => answer({ action: 'decline' })}>
-          {labels.decline}
-        </button>
+        <CancelAndDecline labels={labels} answer={answer} />
         <button
           type="button"
           className="toolgate-button toolgate-confirm-approve"

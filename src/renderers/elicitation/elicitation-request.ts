@@ -7,13 +7,27 @@
  */
 
 /**
- * A primitive property of an elicitation form (MCP's `PrimitiveSchemaDefinition`).
+ * A primitive property of an elicitation form (MCP's `PrimitiveSchemaDefinition`). A choice is a
+ * string with `enum` (untitled, or titled by the legacy `enumNames`, one per value) or with
+ * `oneOf` of `{ const, title }` (titled); the form shows the titles and answers the values.
  *
  * @example
  * const seats: ElicitationProperty = { type: 'integer', minimum: 1, maximum: 9 };
+ * const plan: ElicitationProperty = { type: 'string', oneOf: [{ const: 'free', title: 'Free' }, { const: 'pro', title: 'Pro, 9 € a month' }] };
  */
 export type ElicitationProperty =
-  | { type: 'string'; title?: string; description?: string; minLength?: number; maxLength?: number; format?: 'email' | 'uri' | 'date' | 'date-time'; enum?: string[]; enumNames?: string[]; default?: string }
+  | {
+      type: 'string';
+      title?: string;
+      description?: string;
+      minLength?: number;
+      maxLength?: number;
+      format?: 'email' | 'uri' | 'date' | 'date-time';
+      enum?: string[];
+      enumNames?: string[];
+      oneOf?: { const: string; title: string }[];
+      default?: string;
+    }
   | { type: 'number' | 'integer'; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
   | { type: 'boolean'; title?: string; description?: string; default?: boolean };
 
@@ -107,6 +121,18 @@ function propertyProblem(property: unknown): string | undefined {
     case 'string':
       if (property.format !== undefined && !FORMATS.has(property.format as string)) return `unknown format ${JSON.stringify(property.format)}`;
       if (property.enum !== undefined && !(Array.isArray(property.enum) && property.enum.length > 0 && property.enum.every((v) => typeof v === 'string'))) return 'enum is not a list of strings';
+      if (property.enumNames !== undefined) {
+        if (property.enum === undefined) return 'enumNames without enum';
+        if (!(Array.isArray(property.enumNames) && property.enumNames.every((v) => typeof v === 'string'))) return 'enumNames is not a list of strings';
+        if (property.enumNames.length !== (property.enum as unknown[]).length) return 'enumNames does not name each value of enum';
+      }
+      if (property.oneOf !== undefined) {
+        if (property.enum !== undefined) return 'both enum and oneOf';
+        const branches = property.oneOf;
+        if (!(Array.isArray(branches) && branches.length > 0 && branches.every((b) => isObject(b) && typeof b.const === 'string' && (b.title === undefined || typeof b.title === 'string')))) {
+          return 'oneOf is not a list of { const, title } choices of strings';
+        }
+      }
       return undefined;
     case 'number':
     case 'integer':
@@ -167,6 +193,7 @@ function valueProblem(property: ElicitationProperty, value: unknown): string | u
     case 'string': {
       if (typeof value !== 'string') return 'expected text';
       if (property.enum && !property.enum.includes(value)) return `must be one of ${property.enum.join(', ')}`;
+      if (property.oneOf && !property.oneOf.some((choice) => choice.const === value)) return `must be one of ${property.oneOf.map((choice) => choice.const).join(', ')}`;
       if (typeof property.minLength === 'number' && codePoints(value) < property.minLength) return `must be at least ${property.minLength} characters`;
       if (typeof property.maxLength === 'number' && codePoints(value) > property.maxLength) return `must be at most ${property.maxLength} characters`;
       return property.format ? formatProblem(property.format, value) : undefined;
