@@ -7,7 +7,8 @@
  * (Named `toolgate-client.ts`, not `client.ts`: `src/client/` is the reference server's
  * WebSocket client, another thing.)
  */
-import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from './app-tools/app-tool-host';
+import type { AppToolHost, AppToolHostOptions } from './app-tools/app-tool-host';
+import { createDeferredAppToolHost } from './app-tools/deferred-app-tool-host';
 import { mirrorApprovalRecords } from './approval/approval-mirror';
 import { bindAppToolHost } from './app-tools/bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './approval/confirmation-bridges';
@@ -188,7 +189,8 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const approvalHandler = createAppToolApprovalHandler(approvals, { calls });
   const host =
     options.host ??
-    createAppToolHost({
+    // The part that runs calls loads on the first call: a page with no app tool never loads it.
+    createDeferredAppToolHost({
       onError: report,
       requestApproval: approvalHandler,
       ...(options.persistence === undefined ? {} : { savedCalls: options.persistence.calls }),
