@@ -12,7 +12,7 @@ import { createDeferredAppToolHost } from './app-tools/deferred-app-tool-host';
 import { mirrorApprovalRecords } from './approval/approval-mirror';
 import { bindAppToolHost } from './app-tools/bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './approval/confirmation-bridges';
-import { createConfirmationController } from './approval/confirmation-controller';
+import { createDeferredConfirmationController } from './approval/deferred-confirmation-controller';
 import type { ApprovalPolicy, ConfirmationController, ConfirmationControllerOptions } from './approval/confirmation-types';
 import { feederOf } from './audit/audit-feed-key';
 import type { AuditLog } from './audit/audit-log';
@@ -176,7 +176,8 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const calls = options.calls ?? createToolStreamStore({ onError: storeReport, ...options.storeOptions });
   const controller =
     options.approvals ??
-    createConfirmationController({ onError: report, ...(options.policy === undefined ? {} : { policy: options.policy }), ...options.approvalOptions });
+    // The flow loads on the first request: a page that is never asked to approve never loads it.
+    createDeferredConfirmationController({ onError: report, ...(options.policy === undefined ? {} : { policy: options.policy }), ...options.approvalOptions });
   // Every request goes through the client's approvals, so that is where the audit log is fed.
   const feeder = options.audit === undefined ? undefined : feederOf(options.audit);
   if (options.audit !== undefined && feeder === undefined) report('the audit log was not made by createAuditLog: nothing is recorded in it', options.audit, 'audit-refused');
