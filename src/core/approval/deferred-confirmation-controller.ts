@@ -78,7 +78,17 @@ export function createDeferredConfirmationController(options: ConfirmationContro
     request(input) {
       if (running) return running.request(input);
       requests += 1;
-      return new Promise<ConfirmationOutcome>((resolve, reject) => later((run) => run.request(input).then(resolve, reject)));
+      // A request the flow refuses by throwing (no room and no onApprove, …) rejects with that error:
+      // before the flow is there, the check cannot run while the caller waits.
+      return new Promise<ConfirmationOutcome>((resolve, reject) =>
+        later((run) => {
+          try {
+            run.request(input).then(resolve, reject);
+          } catch (error) {
+            reject(error);
+          }
+        }),
+      );
     },
     approve: decide('approve'),
     deny: decide('deny'),
