@@ -7,16 +7,13 @@
  * (Named `toolgate-client.ts`, not `client.ts`: `src/client/` is the reference server's
  * WebSocket client, another thing.)
  */
-import { createAppToolHost, type AppToolHost, type AppToolHostOptions } from './app-tools/app-tool-host';
+import type { AppToolHost, AppToolHostOptions } from './app-tools/app-tool-host';
+import { createDeferredAppToolHost } from './app-tools/deferred-app-tool-host';
 import { mirrorApprovalRecords } from './approval/approval-mirror';
 import { bindAppToolHost } from './app-tools/bind-session';
 import { connectApprovalGate, createAppToolApprovalHandler } from './approval/confirmation-bridges';
-import { createConfirmationController } from './approval/confirmation-controller';
-import type {
-  ApprovalPolicy,
-  ConfirmationController,
-  ConfirmationControllerOptions,
-} from './approval/confirmation-controller-types';
+import { createDeferredConfirmationController } from './approval/deferred-confirmation-controller';
+import type { ApprovalPolicy, ConfirmationController, ConfirmationControllerOptions } from './approval/confirmation-controller-types';
 import { feederOf } from './audit/audit-feed-key';
 import type { AuditLog } from './audit/audit-log';
 import { describeThrown, reportListenerError, type ErrorReporter } from './external-store';
@@ -179,7 +176,8 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const calls = options.calls ?? createToolStreamStore({ onError: storeReport, ...options.storeOptions });
   const controller =
     options.approvals ??
-    createConfirmationController({ onError: report, ...(options.policy === undefined ? {} : { policy: options.policy }), ...options.approvalOptions });
+    // The flow loads on the first request: a page that is never asked to approve never loads it.
+    createDeferredConfirmationController({ onError: report, ...(options.policy === undefined ? {} : { policy: options.policy }), ...options.approvalOptions });
   // Every request goes through the client's approvals, so that is where the audit log is fed.
   const feeder = options.audit === undefined ? undefined : feederOf(options.audit);
   if (options.audit !== undefined && feeder === undefined) report('the audit log was not made by createAuditLog: nothing is recorded in it', options.audit, 'audit-refused');
@@ -192,7 +190,8 @@ export function createToolgate(options: ToolgateOptions = {}): ToolgateClient {
   const approvalHandler = createAppToolApprovalHandler(approvals, { calls });
   const host =
     options.host ??
-    createAppToolHost({
+    // The part that runs calls loads on the first call: a page with no app tool never loads it.
+    createDeferredAppToolHost({
       onError: report,
       requestApproval: approvalHandler,
       ...(options.persistence === undefined ? {} : { savedCalls: options.persistence.calls }),

@@ -40,9 +40,11 @@ describe('one approval record per call, one writer', () => {
     expect(where(/\.markApproval\s*\(|\[\s*['"`]markApproval['"`]\s*\]\s*\(/).sort()).toEqual(['src/core/approval/approval-mirror.ts', 'src/devtools/recording-inspect.ts']);
   });
 
-  it('makes and writes the record store only in the controller’s flow', () => {
-    expect(where(/\bcreateApprovalRecords\s*\(/).filter((p) => p !== 'src/core/approval/approval-records.ts')).toEqual(['src/core/approval/confirmation-flow.ts']);
-    expect(where(/\brecords\.write\s*\(/)).toEqual(['src/core/approval/confirmation-flow.ts']);
+  it('makes and writes the record store only in the controller: its shell (made at once) and its flow', () => {
+    // The shell holds the records from the controller's creation and writes the one note that needs
+    // no request (`noteAnswer`); the flow, loaded on the first request, writes the rest.
+    expect(where(/\bcreateApprovalRecords\s*\(/).filter((p) => p !== 'src/core/approval/approval-records.ts')).toEqual(['src/core/approval/confirmation-shell.ts']);
+    expect(where(/\brecords\.write\s*\(/).sort()).toEqual(['src/core/approval/confirmation-flow.ts', 'src/core/approval/confirmation-shell.ts']);
   });
 
   it('builds the mark a call gets from a record in one place', () => {

@@ -3,7 +3,7 @@
  * person (or a grant, a list, the clock, the server) takes, the call's approval fields in the
  * store are exactly what its record says (docs/architecture.md, "The approval record").
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createToolgate, selectApprovalRecord, type ApprovalRecord, type ToolCall, type ToolgateClient } from 'toolgate/core';
 import { createManualClock, createScriptedSession, type ManualClock } from 'toolgate/testing';
 import { callOf } from '../../src/core/stream/call-table';
@@ -55,6 +55,8 @@ describe('the approval record: one per call, written by the controller, shown by
   it('approve: awaiting, then approved by a person with the fingerprint of what runs', async () => {
     const { client, ask, clock } = setup();
     ask('c1', 'r1', 'send_mail', { to: 'ada' });
+    // The client's approvals load their flow on the first request: the record is written once it has.
+    await vi.waitFor(() => expect(recordOf(client, 'c1')).toBeDefined());
     expect(expectCallFollowsRecord(client, 'c1')).toMatchObject({ status: 'awaiting', toolName: 'send_mail', requestedAt: START, decision: undefined, by: undefined });
     // The record names the controller's own request (the one the dialog shows).
     expect(recordOf(client, 'c1').requestId).toBe((await shown(client.approvals)).id);

@@ -12,7 +12,7 @@
  * The browser e2e suite (`test/e2e`) drives the demo through some of these faults; here the kit
  * itself is checked against the server's records, without a browser.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createAppToolHost, createConfirmationController, createToolStreamStore, ToolError, type AppToolContext, type ConfirmationController, type ConfirmationOutcome, type ToolCall, type ToolDescriptor, type ToolRoom } from 'toolgate/core';
 import { bindAppToolHost, connectApprovalGate } from 'toolgate/client';
@@ -716,6 +716,11 @@ describe('fault: malformed frames', { timeout: 30_000 }, () => {
 });
 
 describe('fault: slow app tools pass the time limit', { timeout: 30_000 }, () => {
+  // The client loads the part that runs app-tool calls on the first call; these limits are of
+  // 150 ms, so it is loaded beforehand, as a page that has run a call before has it.
+  beforeAll(async () => {
+    await import('../../src/core/app-tools/host-runtime');
+  });
   it("answers TIMEOUT at the client's limit, starts the next call at once, and drops the late run's answer", async () => {
     await start();
     const committed: string[] = [];

@@ -18,7 +18,7 @@ import type { AppCallState, AppToolHostState, AppToolState } from './types';
 /** What the state is built from. */
 export interface HostStateSources {
   readonly registry: ToolRegistry;
-  readonly queue: CallQueue;
+  readonly queue: Pick<CallQueue, 'open' | 'active' | 'openCount'>;
   floor(): number;
   closed(): boolean;
 }
@@ -54,7 +54,7 @@ function callView(record: CallRecord): AppCallState {
   return record.view;
 }
 
-function toolView(registration: Registration, queue: CallQueue): AppToolState {
+function toolView(registration: Registration, queue: HostStateSources['queue']): AppToolState {
   if (registration.view) return registration.view;
   const name = registration.declaration.name;
   const active = queue.active;

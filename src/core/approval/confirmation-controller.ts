@@ -11,6 +11,7 @@
 
 import { confirmationStatusSets } from './confirmation-machine';
 import { createFlow } from './confirmation-flow';
+import { createConfirmationShell, type ConfirmationShell } from './confirmation-shell';
 import { actionsOf, admitRequest, decisionEvent, permits, reviewAlone } from './confirmation-request';
 import { startCheck, startRun } from './confirmation-runs';
 import type { ConfirmationOutcome, ConfirmationRequest } from './confirmation-types';
@@ -68,7 +69,15 @@ import { snapshotJson } from '../json/json-value';
  * await outcome; // { status: 'done', output, fingerprint, confirmationId }
  */
 export function createConfirmationController(options: ConfirmationControllerOptions = {}): ConfirmationController {
-  const flow = createFlow(options);
+  return runConfirmationController(options, createConfirmationShell(options));
+}
+
+/**
+ * The controller over a shell made beforehand (./confirmation-shell): the client makes the shell
+ * at once and this, by `import()`, on the first request (./deferred-confirmation-controller).
+ */
+export function runConfirmationController(options: ConfirmationControllerOptions, shell: ConfirmationShell): ConfirmationController {
+  const flow = createFlow(options, shell);
   const { queue, store, grants } = flow;
   let counter = 0;
   /** The entry, after ending it `expired` if its time has come: a decision after that changes nothing. */

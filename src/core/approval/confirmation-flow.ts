@@ -18,23 +18,22 @@ import type {
   EditResult,
   ApprovalNote,
 } from './confirmation-controller-types';
-import { createExternalStore, reportListenerError, type ExternalStore } from '../external-store';
+import { reportListenerError, type ExternalStore } from '../external-store';
+import { createConfirmationShell, EMPTY_QUEUE, type ConfirmationShell } from './confirmation-shell';
 import { fingerprintCanonical, type Fingerprint, type FingerprintOptions } from '../json/fingerprint';
 import { reasonOf } from '../session/room';
-import { allowGrantRefusal, createToolGrants, type ToolGrants } from './tool-grants';
+import { allowGrantRefusal, type ToolGrants } from './tool-grants';
 import { isRuleShaped } from './policy-rule-shape';
 import { evaluateRules } from '../policy/evaluate-rules';
 import type { PolicyRequest, PolicyResult, PolicyRule } from '../policy/policy-types';
 import { changedDefinitionParts, definitionKey, fingerprintToolDefinition, type DefinitionFingerprint } from './tool-definition';
 import { decisionOfOutcome, endedMark } from './approval-record-outcomes';
-import { createApprovalRecords, selectApprovalRecord, type ApprovalRecordsWriter } from './approval-records';
-
-const EMPTY_QUEUE: readonly ConfirmationView[] = Object.freeze([]);
+import { selectApprovalRecord, type ApprovalRecordsWriter } from './approval-records';
 
 /** What no rule says: a person decides (the evaluation is skipped when there are no rules at all). */
 const NO_RULE: PolicyResult = Object.freeze({ decision: 'ask', why: 'no rule matches: a person decides' });
 
-export const INITIAL_STATE: ConfirmationState = Object.freeze({ status: 'idle', current: null, queue: EMPTY_QUEUE, waiting: 0, last: null });
+export { INITIAL_STATE } from './confirmation-shell';
 
 /** The controller's core, as the controller's methods use it. */
 export interface Flow extends RunHost {
@@ -76,27 +75,17 @@ const ENDED_WHILE_CHECKED: EditResult = Object.freeze({
   issues: Object.freeze([Object.freeze({ path: Object.freeze([]), message: 'The request ended while its edit was checked' })]),
 });
 
-/** The wall clock and the global timers. */
-const SYSTEM_CLOCK: ConfirmationClock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 /** How many tool definitions' fingerprints a controller keeps at hand. */
 const KNOWN_DEFINITIONS = 64;
 
 /** The longest delay timers keep (2^31 - 1 ms); a later expiry is waited for in steps. */
 const LONGEST_TIMER = 2_147_483_647;
 
-export function createFlow(options: ConfirmationControllerOptions): Flow {
-  const store = createExternalStore(INITIAL_STATE, { onError: options.onError });
+export function createFlow(options: ConfirmationControllerOptions, shell: ConfirmationShell = createConfirmationShell(options)): Flow {
+  const { store, grants, clock, records } = shell;
   const queue = createQueue();
-  const grants = options.grants ?? createToolGrants({ ...(options.onError ? { onError: options.onError } : {}) });
-  const clock = options.clock ?? SYSTEM_CLOCK;
   const fingerprintOptions: FingerprintOptions = 'crypto' in options ? { crypto: options.crypto } : {};
   let last: ConfirmationState['last'] = null;
-  const records = createApprovalRecords({ onError: options.onError, now: () => clock.now() });
   const policy = options.policy;
   /** The app's `once` rules that have answered a request: used up (kept ones are dropped from the grants instead). */
   const usedOnce = new Set<string>();
@@ -364,23 +353,7 @@ export function createFlow(options: ConfirmationControllerOptions): Flow {
       const callId = entry.input.callId;
       if (callId !== undefined) records.write({ kind: 'requested', callId, requestId: entry.id, toolName: entry.toolName });
     },
-    recordNote(callId, note) {
-      if (typeof callId !== 'string' || callId === '' || typeof note !== 'object' || note === null) return false;
-      const { status, reason, toolName } = note as Partial<Record<keyof ApprovalNote, unknown>>;
-      if (status !== 'denied' && status !== 'refused' && status !== 'expired') return false;
-      const previous = selectApprovalRecord(records.store.getState(), callId);
-      const next = records.write({
-        kind: 'ended',
-        callId,
-        requestId: previous?.requestId,
-        toolName: typeof toolName === 'string' ? toolName : (previous?.toolName ?? ''),
-        mark: { approval: status, ...(typeof reason === 'string' ? { reason } : {}) },
-        decision: status === 'denied' ? 'deny' : undefined,
-        decidedBy: null,
-        overrule: true,
-      });
-      return next !== previous;
-    },
+    recordNote: shell.recordNote,
     recordApproved(entry) {
       const callId = entry.input.callId;
       if (callId === undefined) return;
