@@ -18,10 +18,10 @@ export interface SizeRow {
 // `limit` is a gate against regression, at today's size with a little room; `goal` is where the
 // kit is going (the first round's targets), printed and not failing the run.
 const ENTRIES = [
-  { entry: 'toolgate/core', file: 'src/core/index.ts', limit: 38_500, goal: 12_000 },
+  { entry: 'toolgate/core', file: 'src/core/index.ts', limit: 39_000, goal: 12_000 },
   // The whole of `toolgate` bundled without code splitting holds its lazy parts (the windowing, the
   // dialog itself, its editor) inlined, each wrapped to start on first use: about 2.5 kB over the parts themselves.
-  { entry: 'toolgate', file: 'src/index.ts', limit: 85_700, goal: 20_000 },
+  { entry: 'toolgate', file: 'src/index.ts', limit: 86_700, goal: 20_000 },
 ];
 
 export async function benchSize(): Promise<{ rows: SizeRow[]; gates: Gate[] }> {
