@@ -254,7 +254,8 @@ export const AwaitingApproval: Story = {
     // Waiting for a person is not running: nothing runs until they approve.
     await expect(statusOf(card)).toHaveTextContent('Awaiting approval');
     await expect(statusOf(card)).not.toHaveTextContent('Running');
-    await userEvent.click(within(card).getByRole('button', { name: 'Approve' }));
+    // The request reaches the approvals once their flow has loaded (on the first request): wait for it.
+    await userEvent.click(await within(card).findByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(within(card).getByTestId('last-result')).toHaveTextContent('p1 → ok: {"published":"teal"}'));
     await expect(statusOf(card)).toHaveTextContent('Idle');
   },

@@ -23,7 +23,7 @@ import { StrictMode } from 'react';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ConfirmToolDialog,
   createConfirmationController,
@@ -34,6 +34,7 @@ import {
 } from 'toolgate';
 import { createScriptedRoom, type ScriptedRoom, type ScriptedRoomFault } from 'toolgate/testing';
 import { fingerprintOf } from '../../server/jcs';
+import { preloadConfirmToolDialog } from '../../src/components/confirm-tool-dialog';
 
 const SEED = 0x5eed_0003;
 const CONTROLLER_RUNS = 60;
@@ -410,6 +411,11 @@ const dialogShape: fc.Arbitrary<Shape> = fc.oneof(
 );
 
 describe('confirmation: clicks, keys and spoken approvals through ConfirmToolDialog', () => {
+  // The dialog's body loads on its first request. Loaded here first, every run's inputs reach a
+  // dialog; otherwise, on a loaded machine, the first runs' clicks and keys met no buttons at all and
+  // the property checked less than it says (once, no approval by key in 30 runs).
+  beforeAll(() => preloadConfirmToolDialog());
+
   it(`never invokes without an approval, at most once per approval, and exactly what the dialog showed (${DIALOG_RUNS} runs, seed ${SEED + 1})`, async () => {
     const seen = { runs: 0, approvals: 0, invokes: 0, done: 0, denied: 0, approvalsByKey: 0, spokenAccepted: 0 };
     await fc.assert(
